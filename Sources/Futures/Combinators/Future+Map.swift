@@ -1,0 +1,85 @@
+extension Future {
+    /// Transforms the value with `f`; a failure passes through unchanged (and `f` does not run).
+    ///
+    /// `f` runs on ``defaultContext()``.
+    public func map<U>(_ f: @escaping @Sendable (T) -> U) -> Future<U, E> {
+        map(defaultContext(), f: f)
+    }
+
+    /// Transforms the value with `f`, run on `context`; a failure passes through unchanged.
+    ///
+    /// On the immediate context and an already completed future, `f` runs right away on the calling
+    /// thread and the returned future is already completed.
+    public func map<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> U) -> Future<U, E> {
+        if context.isImmediate, let mapped = withTurnIfCompleted({ Future<U, E>(result: $0.map(f)) }) {
+            return mapped
+        }
+        let future = Future<U, E>()
+        whenComplete(context) { result in future.complete(result.map(f)) }
+        return future
+    }
+
+    /// Continues with the future `f` returns for the value; a failure passes through (and `f` does not run).
+    ///
+    /// `f` runs on ``defaultContext()``. The returned future completes with the result of `f`'s future.
+    public func flatMap<U>(_ f: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
+        flatMap(defaultContext(), f: f)
+    }
+
+    /// Continues with the future `f` returns for the value, `f` running on `context`.
+    ///
+    /// A failure of this future, or of `f`'s future, fails the returned future. Chains of any depth
+    /// complete in bounded stack space.
+    public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
+        if context.isImmediate,
+            let next = withTurnIfCompleted({ result -> Future<U, E> in
+                switch result {
+                case .success(let value): return f(value)
+                case .failure(let error): return Future<U, E>(error: error)
+                }
+            })
+        {
+            return next
+        }
+        let future = Future<U, E>()
+        whenComplete(context) { result in
+            switch result {
+            case .success(let value): future.completeWith(f(value))
+            case .failure(let error): future.complete(.failure(error))
+            }
+        }
+        return future
+    }
+
+    /// Continues with the `Result` that `f` returns for the value; a failure passes through.
+    ///
+    /// `f` runs on ``defaultContext()``.
+    public func flatMap<U>(_ f: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
+        flatMap(defaultContext(), f: f)
+    }
+
+    /// Continues with the `Result` that `f`, run on `context`, returns for the value.
+    public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
+        if context.isImmediate, let next = withTurnIfCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
+            return next
+        }
+        let future = Future<U, E>()
+        whenComplete(context) { result in future.complete(result.flatMap(f)) }
+        return future
+    }
+
+    /// Transforms the error with `f`; a success passes through unchanged. `f` runs on ``defaultContext()``.
+    public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1) -> Future<T, E1> {
+        mapError(defaultContext(), f: f)
+    }
+
+    /// Transforms the error with `f`, run on `context`; a success passes through unchanged.
+    public func mapError<E1: Error>(_ context: ExecutionContext, f: @escaping @Sendable (E) -> E1) -> Future<T, E1> {
+        if context.isImmediate, let mapped = withTurnIfCompleted({ Future<T, E1>(result: $0.mapError(f)) }) {
+            return mapped
+        }
+        let future = Future<T, E1>()
+        whenComplete(context) { result in future.complete(result.mapError(f)) }
+        return future
+    }
+}

@@ -1,0 +1,84 @@
+import Dispatch
+
+/// Where a closure runs: a queue, a thread, or right here.
+///
+/// An execution context only decides *where* a task runs, never *whether* it runs (invalidation and
+/// cancel tokens decide that). Contexts are values: copy them freely and share them across threads.
+///
+/// Build one from any closure that runs a task, exactly as BrightFutures' function-typed contexts:
+///
+/// ```swift
+/// let logging = ExecutionContext { task in
+///     print("about to run")
+///     task()
+/// }
+/// future.onSuccess(logging) { print($0) }
+/// ```
+///
+/// A context is also callable, so code written against BrightFutures' `(task) -> Void` contexts keeps
+/// working: `immediateOnMainExecutionContext { updateUI() }`.
+public struct ExecutionContext: Sendable {
+    @usableFromInline
+    enum Kind: Sendable {
+        /// Run the task on the calling thread, now.
+        case immediate
+        /// Run the task on a dispatch queue, asynchronously.
+        case queue(DispatchQueue)
+        /// Hand the task to a user-supplied function.
+        case custom(@Sendable (@escaping @Sendable () -> Void) -> Void)
+    }
+
+    @usableFromInline
+    let kind: Kind
+
+    @inlinable
+    init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// Creates a context that hands every task to `execute`.
+    ///
+    /// `execute` must run each task it receives exactly once, on whatever thread it chooses. A context
+    /// that drops a task means the callbacks queued behind it on the same future never run; see
+    /// ``OperationQueue/context`` for how the built-in contexts avoid that.
+    public init(_ execute: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        self.kind = .custom(execute)
+    }
+
+    /// Creates a context that runs tasks asynchronously on `queue`.
+    public init(queue: DispatchQueue) {
+        self.kind = .queue(queue)
+    }
+
+    /// Whether tasks run synchronously on the calling thread (the library then skips every hop).
+    @inlinable
+    var isImmediate: Bool {
+        if case .immediate = kind { return true }
+        return false
+    }
+
+    /// Runs `task` in this context.
+    @inlinable
+    public func execute(_ task: @escaping @Sendable () -> Void) {
+        switch kind {
+        case .immediate:
+            task()
+        case .queue(let queue):
+            queue.async(execute: task)
+        case .custom(let execute):
+            execute(task)
+        }
+    }
+
+    /// Runs `task` in this context; lets a context be called like BrightFutures' function contexts.
+    @inlinable
+    public func callAsFunction(_ task: @escaping @Sendable () -> Void) {
+        execute(task)
+    }
+}
+
+/// Runs every task at once on the calling thread.
+///
+/// Completion cascades through immediate callbacks are trampolined, so a chain of any length runs in
+/// bounded stack space.
+public let immediateExecutionContext = ExecutionContext(kind: .immediate)

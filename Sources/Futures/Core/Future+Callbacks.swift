@@ -1,0 +1,72 @@
+extension Future {
+    /// Registers `callback` to run with the result once the future completes.
+    ///
+    /// - Parameters:
+    ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
+    ///   - callback: Receives the result. Callbacks of one future run one at a time, in registration
+    ///     order; if the future is already completed, `callback` is scheduled at once.
+    /// - Returns: This future, to chain further callbacks.
+    @discardableResult
+    public func onComplete(
+        _ context: ExecutionContext = defaultContext(),
+        callback: @escaping @Sendable (Result<T, E>) -> Void
+    ) -> Self {
+        whenComplete(context, callback)
+        return self
+    }
+
+    /// Registers `callback` to run with the value if the future succeeds; never runs on failure.
+    ///
+    /// - Parameters:
+    ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
+    ///   - callback: Receives the value, in its turn among this future's callbacks.
+    /// - Returns: This future.
+    @discardableResult
+    public func onSuccess(
+        _ context: ExecutionContext = defaultContext(),
+        callback: @escaping @Sendable (T) -> Void
+    ) -> Self {
+        whenComplete(context) { result in
+            if case .success(let value) = result { callback(value) }
+        }
+        return self
+    }
+
+    /// Registers `callback` to run with the error if the future fails; never runs on success.
+    ///
+    /// - Parameters:
+    ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
+    ///   - callback: Receives the error, in its turn among this future's callbacks.
+    /// - Returns: This future.
+    @discardableResult
+    public func onFailure(
+        _ context: ExecutionContext = defaultContext(),
+        callback: @escaping @Sendable (E) -> Void
+    ) -> Self {
+        whenComplete(context) { result in
+            if case .failure(let error) = result { callback(error) }
+        }
+        return self
+    }
+
+    /// Runs `callback` for its side effect, then completes the returned future with this future's result.
+    ///
+    /// Use it to order side effects: the next `andThen` sees the effects of this one.
+    ///
+    /// - Parameters:
+    ///   - context: Where `callback` runs; ``defaultContext()`` if omitted. (Labelled `context:`, as in
+    ///     BrightFutures.)
+    ///   - callback: Receives the result; its return value is ignored.
+    /// - Returns: A future with the same result, completed after `callback` has returned.
+    public func andThen(
+        context: ExecutionContext = defaultContext(),
+        callback: @escaping @Sendable (Result<T, E>) -> Void
+    ) -> Future<T, E> {
+        let future = Future<T, E>()
+        whenComplete(context) { result in
+            callback(result)
+            future.complete(result)
+        }
+        return future
+    }
+}

@@ -1,0 +1,298 @@
+import Dispatch
+
+/// A read-only, write-once result of an asynchronous computation.
+///
+/// A future is either pending or completed with a `Result<T, E>`; once completed it never changes.
+/// It is thread-safe: register callbacks, read its state and complete it from any thread.
+///
+/// ```swift
+/// User.logIn(username, password).flatMap { user in
+///     Posts.fetchPosts(user)
+/// }.onSuccess { posts in
+///     // do something with the user's posts
+/// }.onFailure { error in
+///     // either logging in or fetching posts failed
+/// }
+/// ```
+///
+/// ## Threading
+/// Every method that takes a closure also takes an ``ExecutionContext`` (unlabelled for BrightFutures'
+/// callbacks and transforms, `context:` for `andThen`, `recover` and `recoverWith`). Omitted, it is
+/// ``defaultContext()``: the main queue when the method is called on the main thread, else a global
+/// queue. Callbacks of one future run one at a time, in registration order, even on different
+/// contexts; the next starts only after the previous has returned (no thread is blocked for this).
+///
+/// ## Memory
+/// A future does not retain the futures it was derived from, and a completed future holds nothing
+/// but its result: callbacks are released as soon as they have run.
+///
+/// ## Writing
+/// The write end of a future is a ``Promise``, or the `complete` closure of ``init(resolver:)``.
+public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
+    // `@unchecked Sendable` is sound because all mutable state (`state`) is read and written only
+    // between `lock.lock()` and `lock.unlock()`; the lock's acquire/release ordering publishes it.
+    @usableFromInline
+    let lock = SpinLock()
+
+    // Guarded by `lock`. Exclusivity is proven by the lock, so the runtime check is skipped.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var state: FutureState<T, E>
+
+    /// Creates a pending future that never completes by itself.
+    ///
+    /// Useful as a placeholder; to complete a future later, create a ``Promise`` instead.
+    public init() {
+        self.state = FutureState(result: nil)
+    }
+
+    /// Creates a future that is already completed with `result`.
+    public init(result: Result<T, E>) {
+        self.state = FutureState(result: result)
+    }
+
+    /// Creates a future that is already completed successfully with `value`.
+    public convenience init(value: T) {
+        self.init(result: .success(value))
+    }
+
+    /// Creates a future that is already completed with `error`.
+    public convenience init(error: E) {
+        self.init(result: .failure(error))
+    }
+
+    /// Creates a pending future and lets `resolver` complete it.
+    ///
+    /// `resolver` runs synchronously, on the calling thread, before this initializer returns. It receives
+    /// a `complete` function that may be called from any thread; the first call wins and later calls
+    /// are ignored (and reported as a ``FuturesDiagnostic/futureCompletedTwice(file:line:)``).
+    ///
+    /// ```swift
+    /// func asyncCalculation() -> Future<String, Never> {
+    ///     Future { complete in
+    ///         DispatchQueue.global().async {
+    ///             complete(.success("forty-two"))
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    public convenience init(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        resolver: (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void
+    ) {
+        self.init()
+        resolver { [self] result in
+            if !self.complete(result) {
+                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
+            }
+        }
+    }
+
+    /// Creates a future that completes with the same result as `other`.
+    public convenience init(other: Future<T, E>) {
+        self.init()
+        completeWith(other)
+    }
+
+    // MARK: - State
+
+    /// The result, or `nil` while pending.
+    public var result: Result<T, E>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.result
+    }
+
+    /// The value if completed successfully, else `nil`.
+    public var value: T? {
+        if case .success(let value) = result { return value }
+        return nil
+    }
+
+    /// The error if completed with a failure, else `nil`.
+    public var error: E? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    /// `true` once the future has a result.
+    public var isCompleted: Bool { result != nil }
+
+    /// `true` if completed successfully.
+    public var isSuccess: Bool { value != nil }
+
+    /// `true` if completed with a failure.
+    public var isFailure: Bool { error != nil }
+
+    // MARK: - Core operations (internal; every face of the library is built on these)
+
+    /// Completes the future; returns `false` (and changes nothing) if it was already completed.
+    ///
+    /// Runs the wake-ups and the immediate callbacks on the calling thread (trampolined), and hands
+    /// the others to their contexts in turn.
+    @usableFromInline
+    @discardableResult
+    func complete(_ result: Result<T, E>) -> Bool {
+        lock.lock()
+        let action = state.complete(result)
+        lock.unlock()
+        switch action {
+        case .alreadyCompleted:
+            return false
+        case .completed:
+            return true
+        case .run(let list):
+            Trampoline.run(
+                { self.runCompletion(list, result) },
+                orQueue: { self.runCompletion(list, result) }
+            )
+            return true
+        }
+    }
+
+    /// Completes this future with `other`'s result, when it has one.
+    @usableFromInline
+    func completeWith(_ other: Future<T, E>) {
+        if let result = other.result {
+            complete(result)
+        } else {
+            other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+        }
+    }
+
+    /// Registers `body` to run with the result on `context`, in its turn.
+    @usableFromInline
+    func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
+        let callback: Callback<T, E> =
+            context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
+        lock.lock()
+        let action = state.register(callback)
+        lock.unlock()
+        if case .runNow(let result) = action {
+            Trampoline.run(
+                { self.runTurns(.one(callback), from: 0, result) },
+                orQueue: { self.runTurns(.one(callback), from: 0, result) }
+            )
+        }
+    }
+
+    /// If completed and idle, takes the turn, runs `body` with the result right here, and passes the
+    /// turn on; otherwise returns `nil` without running `body`. The allocation-free path that
+    /// combinators use on the immediate context.
+    @inlinable
+    func withTurnIfCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
+        lock.lock()
+        let taken = state.takeTurnIfCompleted()
+        lock.unlock()
+        guard let result = taken else { return nil }
+        let output = body(result)
+        endTurn(result)
+        return output
+    }
+
+    /// Calls `wakeUp` as soon as the future completes (at once if it has), ahead of any callback's turn.
+    @usableFromInline
+    func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
+        lock.lock()
+        let result = state.registerWakeUp(wakeUp)
+        lock.unlock()
+        if let result { wakeUp(result) }
+    }
+
+    // MARK: - Running callbacks
+
+    /// Runs a freshly completed future's list: wake-ups at once, then the callbacks in turn.
+    @usableFromInline
+    func runCompletion(_ list: CallbackList<T, E>, _ result: Result<T, E>) {
+        for index in 0..<list.count {
+            if case .wakeUp(let wakeUp) = list[index] { wakeUp(result) }
+        }
+        runTurns(list, from: 0, result)
+    }
+
+    /// Runs the callbacks of `list` from `start` in turn, then any queued meanwhile, then gives the turn up.
+    ///
+    /// Returns early when a callback was handed to another context: that context resumes the turns
+    /// after the callback has run.
+    @usableFromInline
+    func runTurns(_ list: CallbackList<T, E>, from start: Int, _ result: Result<T, E>) {
+        var list = list
+        var index = start
+        while true {
+            while index < list.count {
+                let callback = list[index]
+                index += 1
+                switch callback {
+                case .inline(let body):
+                    body(result)
+                case .scheduled(let scheduled):
+                    let rest = list
+                    let next = index
+                    scheduled.context.execute { [self] in
+                        scheduled.body(result)
+                        Trampoline.run(
+                            { self.runTurns(rest, from: next, result) },
+                            orQueue: { self.runTurns(rest, from: next, result) }
+                        )
+                    }
+                    return
+                case .wakeUp, .cancellation:
+                    continue
+                }
+            }
+            lock.lock()
+            let queued = state.endTurn()
+            lock.unlock()
+            guard let queued else { return }
+            list = queued
+            index = 0
+        }
+    }
+
+    /// Ends a turn taken by ``withTurnIfCompleted(_:)``, running whatever was queued meanwhile.
+    @usableFromInline
+    func endTurn(_ result: Result<T, E>) {
+        lock.lock()
+        let queued = state.endTurn()
+        lock.unlock()
+        if let queued {
+            Trampoline.run(
+                { self.runTurns(queued, from: 0, result) },
+                orQueue: { self.runTurns(queued, from: 0, result) }
+            )
+        }
+    }
+
+    // MARK: - Cancellation requests
+
+    /// Whether cancellation was requested while the future was pending.
+    public var isCancellationRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.isCancellationRequested
+    }
+
+    /// Asks the producer of this future to stop; the first request while pending runs the handlers
+    /// registered with ``onCancellationRequested(_:)`` (on the calling thread).
+    ///
+    /// A request never completes the future by itself: the producer decides how to react (usually by
+    /// failing it with a cancellation error). On a completed future it does nothing.
+    public func requestCancellation() {
+        lock.lock()
+        let handlers = state.requestCancellation()
+        lock.unlock()
+        for handler in handlers { handler() }
+    }
+
+    /// Registers `handler` to run when cancellation of this pending future is requested.
+    ///
+    /// Runs at once (on the calling thread) if cancellation was already requested; never runs if the
+    /// future completes first (the handler is then released).
+    public func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
+        lock.lock()
+        let action = state.registerCancellationHandler(handler)
+        lock.unlock()
+        if case .runNow = action { handler() }
+    }
+}

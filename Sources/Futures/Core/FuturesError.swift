@@ -1,0 +1,11 @@
+/// Errors raised by the library itself, for futures whose failure type can hold them.
+public enum FuturesError: Error, Sendable, Equatable {
+    /// The ``Promise`` responsible for this future was deallocated without completing it.
+    case brokenPromise
+    /// A filter (`withFilter`, `filter`) rejected the value.
+    case noSuchElement
+    /// The operation was cancelled before it produced a result.
+    case cancelled
+    /// The operation did not complete before its deadline.
+    case timedOut
+}

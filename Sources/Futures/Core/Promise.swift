@@ -1,0 +1,89 @@
+/// The write end of a ``Future``: complete it once with a value or an error.
+///
+/// ```swift
+/// let promise = Promise<Int, Never>()
+/// promise.future.onSuccess { print($0) }
+/// promise.success(42)
+/// ```
+///
+/// ## Misuse, and what happens
+/// - **Completing twice** with ``complete(_:file:line:)``, ``success(_:file:line:)`` or
+///   ``failure(_:file:line:)``: the first result stays, the second is ignored and reported as
+///   ``FuturesDiagnostic/promiseCompletedTwice(file:line:)`` through ``FuturesDiagnostics``. Use the
+///   `try` forms (``tryComplete(_:)``) where racing completers are expected: they return `false`.
+/// - **Dropping a promise** without completing it: reported as
+///   ``FuturesDiagnostic/promiseDropped(type:file:line:)`` when the promise is deallocated. If the
+///   failure type can hold a ``FuturesError`` (`any Error`, or `FuturesError` itself) the future then
+///   fails with ``FuturesError/brokenPromise``, so no waiter hangs; other failure types cannot express
+///   it, and their future stays pending (the report says so).
+///
+/// Combinators never create promises: they write their futures directly, so this small object exists
+/// only where you ask for one.
+public final class Promise<T: Sendable, E: Error>: Sendable {
+    /// The future this promise completes.
+    public let future: Future<T, E>
+    private let file: StaticString
+    private let line: UInt
+
+    /// Creates a promise with a pending future. `file` and `line` name it in diagnostics.
+    public init(file: StaticString = #fileID, line: UInt = #line) {
+        self.future = Future()
+        self.file = file
+        self.line = line
+    }
+
+    deinit {
+        guard !future.isCompleted else { return }
+        FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: "\(file)", line: line))
+        if let error = FuturesError.brokenPromise as? E {
+            future.complete(.failure(error))
+        }
+    }
+
+    /// Completes the future with `result`. A second completion is ignored and reported.
+    public func complete(_ result: Result<T, E>, file: StaticString = #fileID, line: UInt = #line) {
+        if !future.complete(result) {
+            FuturesDiagnostics.report(.promiseCompletedTwice(file: "\(file)", line: line))
+        }
+    }
+
+    /// Completes the future with `value`. A second completion is ignored and reported.
+    public func success(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
+        complete(.success(value), file: file, line: line)
+    }
+
+    /// Completes the future with `error`. A second completion is ignored and reported.
+    public func failure(_ error: E, file: StaticString = #fileID, line: UInt = #line) {
+        complete(.failure(error), file: file, line: line)
+    }
+
+    /// Completes the future with `result` unless it is completed; returns whether this call completed it.
+    @discardableResult
+    public func tryComplete(_ result: Result<T, E>) -> Bool {
+        future.complete(result)
+    }
+
+    /// Completes the future with `value` unless it is completed; returns whether this call completed it.
+    @discardableResult
+    public func trySuccess(_ value: T) -> Bool {
+        future.complete(.success(value))
+    }
+
+    /// Completes the future with `error` unless it is completed; returns whether this call completed it.
+    @discardableResult
+    public func tryFailure(_ error: E) -> Bool {
+        future.complete(.failure(error))
+    }
+
+    /// Completes the future with `other`'s result once `other` completes.
+    ///
+    /// The promise stays alive until then, so dropping it right after this call is fine. If this
+    /// promise was completed meanwhile, the later result is ignored and reported.
+    public func completeWith(_ other: Future<T, E>) {
+        if let result = other.result {
+            complete(result)
+        } else {
+            other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+        }
+    }
+}

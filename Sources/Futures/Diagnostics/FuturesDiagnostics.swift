@@ -1,0 +1,68 @@
+import Foundation
+
+/// A misuse the library detected and survived.
+public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// A ``Promise`` was completed after it already had a result. The first result stays.
+    case promiseCompletedTwice(file: String, line: UInt)
+    /// The `complete` function of ``Future/init(file:line:resolver:)`` was called again. The first
+    /// result stays.
+    case futureCompletedTwice(file: String, line: UInt)
+    /// A ``Promise`` created at `file`:`line` was deallocated before it was completed.
+    case promiseDropped(type: String, file: String, line: UInt)
+
+    /// A one-line, human-readable account of the misuse.
+    public var description: String {
+        switch self {
+        case .promiseCompletedTwice(let file, let line):
+            return "Futures: promise completed twice at \(file):\(line); the first result stays, this one is ignored"
+        case .futureCompletedTwice(let file, let line):
+            return "Futures: the future created at \(file):\(line) was completed twice; the first result stays"
+        case .promiseDropped(let type, let file, let line):
+            return
+                "Futures: \(type) created at \(file):\(line) was deallocated without being completed; its future fails with FuturesError.brokenPromise if its error type allows, otherwise it never completes"
+        }
+    }
+}
+
+/// Where misuse reports go.
+///
+/// By default every ``FuturesDiagnostic`` is written as one line to standard error. Replace the handler
+/// for the process with ``setHandler(_:)`` (e.g. to crash in debug builds, or to log), or for one task
+/// tree with ``withHandler(_:operation:)`` (e.g. to assert on reports in a test).
+public enum FuturesDiagnostics {
+    /// Receives a diagnostic; may be called on any thread.
+    public typealias Handler = @Sendable (FuturesDiagnostic) -> Void
+
+    @TaskLocal
+    static var taskHandler: Handler?
+
+    private static let processHandler = LockedBox<Handler?>(nil)
+
+    /// Replaces the process-wide handler; `nil` restores the default (standard error).
+    public static func setHandler(_ handler: Handler?) {
+        processHandler.value = handler
+    }
+
+    /// Runs `operation` with `handler` receiving the reports raised in its task tree.
+    public static func withHandler<R>(_ handler: @escaping Handler, operation: () throws -> R) rethrows -> R {
+        try $taskHandler.withValue(handler, operation: operation)
+    }
+
+    /// Runs the async `operation` with `handler` receiving the reports raised in its task tree.
+    public static func withHandler<R>(
+        _ handler: @escaping Handler,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await $taskHandler.withValue(handler, operation: operation, isolation: isolation)
+    }
+
+    /// Sends `diagnostic` to the current handler.
+    static func report(_ diagnostic: FuturesDiagnostic) {
+        if let handler = taskHandler ?? processHandler.value {
+            handler(diagnostic)
+        } else {
+            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+        }
+    }
+}
