@@ -41,7 +41,7 @@ public struct ExecutionContext: Sendable {
     /// `execute` must run each task it receives exactly once, on whatever thread it chooses. A context
     /// that drops a task means the callbacks queued behind it on the same future never run; see
     /// ``OperationQueue/context`` for how the built-in contexts avoid that.
-    public init(_ execute: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    public init(_ execute: @escaping ExecutionContextFunction) {
         self.kind = .custom(execute)
     }
 
@@ -82,3 +82,9 @@ public struct ExecutionContext: Sendable {
 /// Completion cascades through immediate callbacks are trampolined, so a chain of any length runs in
 /// bounded stack space.
 public let immediateExecutionContext = ExecutionContext(kind: .immediate)
+
+/// BrightFutures' function form of an execution context: a function that runs the task it is given.
+///
+/// Methods that take an ``ExecutionContext`` also accept such a function (without a default argument,
+/// so calls that omit the context stay unambiguous), wrapping it with ``ExecutionContext/init(_:)``.
+public typealias ExecutionContextFunction = @Sendable (@escaping @Sendable () -> Void) -> Void
