@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+// Benchmarks for swift-futures, side by side with SwiftNIO, OpenCombine, async/await and Dispatch.
+// A separate package so that the library's own build and CI stay light. Run with `./run.sh` or
+// `swift package benchmark --filter W1` from this folder.
+import PackageDescription
+
+let package = Package(
+    name: "FuturesBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "swift-futures", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FuturesBenchmarks",
+            dependencies: [
+                .product(name: "Futures", package: "swift-futures"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ],
+            path: "Benchmarks/FuturesBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)
