@@ -14,9 +14,21 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
+        // The Futures side of every workload, shared by both executables.
+        .target(
+            name: "FuturesWorkloads",
+            dependencies: [
+                .product(name: "Futures", package: "swift-futures"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FuturesWorkloads",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Every workload for every library, side by side (`./run.sh`).
         .executableTarget(
             name: "FuturesBenchmarks",
             dependencies: [
+                "FuturesWorkloads",
                 .product(name: "Futures", package: "swift-futures"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -28,6 +40,17 @@ let package = Package(
             path: "Benchmarks/FuturesBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // The Futures workloads alone, for the allocation gate (no SwiftNIO or OpenCombine to build).
+        .executableTarget(
+            name: "FuturesAllocations",
+            dependencies: [
+                "FuturesWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FuturesAllocations",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -1,7 +1,8 @@
 import Benchmark
+import FuturesWorkloads
 
 // Workloads W1–W6 of issue 3, one group per workload, each run for every library side by side:
-//   <Wn>.Futures      this package
+//   <Wn>.Futures      this package (registered by the FuturesWorkloads library)
 //   <Wn>.NIO          SwiftNIO EventLoopFuture (EmbeddedEventLoop when single-threaded, else a
 //                     MultiThreadedEventLoopGroup)
 //   <Wn>.OpenCombine  OpenCombine Future + operators
@@ -9,12 +10,20 @@ import Benchmark
 //   <Wn>.Closure      raw closures / Dispatch, the floor
 // See BENCHMARKS.md at the repository root for what each workload measures.
 let benchmarks: @Sendable () -> Void = {
-    registerW1()
-    registerW2s()
-    registerW2()
-    registerW3a()
-    registerW3b()
-    registerW4()
-    registerW5()
-    registerW6()
+    registerFuturesW1()
+    registerCompetitorsW1()
+    registerFuturesW2s()
+    registerCompetitorsW2s()
+    registerFuturesW2()
+    registerCompetitorsW2()
+    registerFuturesW3a()
+    registerCompetitorsW3a()
+    registerFuturesW3b()
+    registerCompetitorsW3b()
+    registerFuturesW4()
+    registerCompetitorsW4()
+    registerFuturesW5()
+    registerCompetitorsW5()
+    registerFuturesW6()
+    registerCompetitorsW6()
 }

@@ -1,24 +1,12 @@
 import Benchmark
+import FuturesWorkloads
 import Futures
 import NIOCore
 import NIOEmbedded
 import OpenCombine
 
 /// W1: an already completed future, three `map`s, one observer; immediate context, one thread.
-func registerW1() {
-    Benchmark("W1.Futures", configuration: Config.kilo()) { benchmark in
-        let sum = AtomicCounter()
-        for _ in benchmark.scaledIterations {
-            Future<Int, Never>(value: 1)
-                .map(immediateExecutionContext) { $0 + 1 }
-                .map(immediateExecutionContext) { $0 + 1 }
-                .map(immediateExecutionContext) { $0 + 1 }
-                .onComplete(immediateExecutionContext) { result in
-                    if case .success(let value) = result, value == 4 { sum.increment() }
-                }
-        }
-        check(sum.current == benchmark.scaledIterations.count, "W1.Futures lost callbacks")
-    }
+func registerCompetitorsW1() {
 
     Benchmark("W1.NIO", configuration: Config.kilo()) { benchmark in
         let loop = EmbeddedEventLoop()

@@ -1,4 +1,5 @@
 import Benchmark
+import FuturesWorkloads
 import Dispatch
 import Futures
 import NIOCore
@@ -8,24 +9,7 @@ import OpenCombineDispatch
 
 /// W2: a pending promise, three blocks run on a serial `DispatchQueue` (NIO: on its event loop thread),
 /// completed from the benchmark thread, which then blocks until the last block has run.
-func registerW2() {
-    Benchmark("W2.Futures", configuration: Config.kilo()) { benchmark in
-        let queue = DispatchQueue(label: "W2.Futures")
-        let context = ExecutionContext(queue: queue)
-        var sum = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            let promise = Promise<Int, Never>()
-            let last = promise.future
-                .map(context) { $0 + 1 }
-                .map(context) { $0 + 1 }
-                .map(context) { $0 + 1 }
-            promise.success(1)
-            sum += last.forced().get()
-        }
-        benchmark.stopMeasurement()
-        check(sum == 4 * benchmark.scaledIterations.count, "W2.Futures wrong sum")
-    }
+func registerCompetitorsW2() {
 
     Benchmark("W2.NIO", configuration: Config.kilo()) { benchmark in
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

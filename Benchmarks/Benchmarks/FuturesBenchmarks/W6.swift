@@ -1,33 +1,16 @@
 import Benchmark
+import FuturesWorkloads
 import Dispatch
 import Futures
 import NIOCore
 import NIOPosix
 import OpenCombine
 
-/// Number of promises in W6.
-let w6Count = 100_000
 
 /// W6: two threads race on 100,000 promises: one completes them, the other registers one callback on
 /// each, both in index order and at the same time. Every callback must run exactly once (checked).
 /// One sample = the whole 100,000; throughput = 100,000 / wall clock.
-func registerW6() {
-    Benchmark("W6.Futures", configuration: Config.batch()) { benchmark in
-        let promises = (0..<w6Count).map { _ in Promise<Int, Never>() }
-        let ran = AtomicCounter()
-        benchmark.startMeasurement()
-        DispatchQueue.concurrentPerform(iterations: 2) { side in
-            if side == 0 {
-                for promise in promises { promise.success(1) }
-            } else {
-                for promise in promises {
-                    promise.future.onComplete(immediateExecutionContext) { _ in ran.increment() }
-                }
-            }
-        }
-        benchmark.stopMeasurement()
-        check(ran.current == w6Count, "W6.Futures: \(ran.current) callbacks for \(w6Count) promises")
-    }
+func registerCompetitorsW6() {
 
     // NIO at its best: the promises are completed on their own event loop thread (no hop), the
     // callbacks are registered from the benchmark thread (NIO hops each registration onto the loop).

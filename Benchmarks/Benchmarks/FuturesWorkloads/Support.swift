@@ -2,17 +2,33 @@ import Benchmark
 import Dispatch
 import Synchronization
 
+// Shared by the FuturesBenchmarks (all libraries) and FuturesAllocations (this package only) executables.
+
 /// Configurations shared by the workloads.
-enum Config {
+public enum Config {
     /// Counts printed as plain numbers (not auto-scaled to K or M), so the runner parses exact figures.
-    static let plainUnits: [BenchmarkMetric: BenchmarkUnits] = [
-        .mallocCountTotal: .count, .mallocBytesCount: .count, .peakMemoryResident: .count,
-        .peakMemoryResidentDelta: .count, .throughput: .count,
-    ]
+    public static var plainUnits: [BenchmarkMetric: BenchmarkUnits] {
+        [
+            .mallocCountTotal: .count, .mallocBytesCount: .count, .peakMemoryResident: .count,
+            .peakMemoryResidentDelta: .count, .throughput: .count,
+        ]
+    }
+
+    /// Allocation gate tolerance (`swift package benchmark thresholds check`): the p90 malloc count
+    /// may exceed the checked-in one by 3% (harness and Dispatch noise); one more malloc per operation
+    /// is +25% or more on every workload, so it fails. Other metrics are not checked.
+    public static var allocationTolerance: [BenchmarkMetric: BenchmarkThresholds] {
+        allocationTolerance(percent: 3)
+    }
+
+    /// The gate's tolerance in percent of the checked-in p90 malloc count.
+    public static func allocationTolerance(percent: Double) -> [BenchmarkMetric: BenchmarkThresholds] {
+        [.mallocCountTotal: .init(relative: [.p90: percent])]
+    }
 
     /// Small operations: 1,000 operations per sample, so the harness's own mallocs (~16 per sample)
     /// vanish in the per-operation figure. Output marked `*` is per operation.
-    static func kilo(_ extra: [BenchmarkMetric] = []) -> Benchmark.Configuration {
+    public static func kilo(_ extra: [BenchmarkMetric] = []) -> Benchmark.Configuration {
         .init(
             metrics: [.wallClock, .mallocCountTotal] + extra,
             timeUnits: .nanoseconds,
@@ -20,16 +36,18 @@ enum Config {
             warmupIterations: 3,
             scalingFactor: .kilo,
             maxDuration: .milliseconds(1500),
-            maxIterations: 10_000
+            maxIterations: 10_000,
+            thresholds: allocationTolerance
         )
     }
 
     /// Big operations (one sample = one whole workload of thousands or millions of steps).
-    static func batch(
+    public static func batch(
         _ extra: [BenchmarkMetric] = [],
         maxDuration: Duration = .seconds(2),
         maxIterations: Int = 200,
-        warmup: Int = 1
+        warmup: Int = 1,
+        tolerancePercent: Double = 3
     ) -> Benchmark.Configuration {
         .init(
             metrics: [.wallClock, .mallocCountTotal] + extra,
@@ -38,43 +56,47 @@ enum Config {
             warmupIterations: warmup,
             scalingFactor: .one,
             maxDuration: maxDuration,
-            maxIterations: maxIterations
+            maxIterations: maxIterations,
+            thresholds: allocationTolerance(percent: tolerancePercent)
         )
     }
 }
 
 /// Stops the benchmark loudly when a workload produced a wrong result (a lost or doubled callback).
 @inline(never)
-func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+public func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
     if !condition() { fatalError("benchmark self-check failed: \(message())") }
 }
 
 /// A counter shared between threads.
-final class AtomicCounter: Sendable {
-    let value = Atomic<Int>(0)
-    @inline(__always) func increment() { value.add(1, ordering: .relaxed) }
+public final class AtomicCounter: Sendable {
+    public let value = Atomic<Int>(0)
+    public init() {}
+    @inline(__always) public func increment() { value.add(1, ordering: .relaxed) }
     /// Adds one and returns the new value, with acquire-release ordering (for "last one signals").
-    @inline(__always) func incrementAndGet() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
-    var current: Int { value.load(ordering: .acquiring) }
+    @inline(__always) public func incrementAndGet() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
+    public var current: Int { value.load(ordering: .acquiring) }
 }
 
 /// A value passed between threads by the benchmark's own scaffolding (never raced: handed over
 /// through a semaphore or a join, which orders the accesses).
-final class Handoff<T>: @unchecked Sendable {
+public final class Handoff<T>: @unchecked Sendable {
     // Safe: every use writes before a DispatchSemaphore.signal / DispatchGroup.leave and reads after
     // the matching wait, which orders the accesses.
-    var value: T
-    init(_ value: T) { self.value = value }
+    public var value: T
+    public init(_ value: T) { self.value = value }
 }
 
 /// The raw-closure floor's "future": a lock-protected cell holding either a result or one callback.
-final class ClosureCell: @unchecked Sendable {
+public final class ClosureCell: @unchecked Sendable {
     // Safe: `result` and `callback` are read and written only while holding `lock`.
     private let lock = Mutex<Void>(())
     private var result: Int?
     private var callback: (@Sendable (Int) -> Void)?
 
-    func complete(_ value: Int) {
+    public init() {}
+
+    public func complete(_ value: Int) {
         let pending: (@Sendable (Int) -> Void)? = lock.withLock { _ in
             result = value
             defer { callback = nil }
@@ -83,7 +105,7 @@ final class ClosureCell: @unchecked Sendable {
         pending?(value)
     }
 
-    func observe(_ body: @escaping @Sendable (Int) -> Void) {
+    public func observe(_ body: @escaping @Sendable (Int) -> Void) {
         let ready: Int? = lock.withLock { _ in
             if let result { return result }
             callback = body
@@ -94,10 +116,10 @@ final class ClosureCell: @unchecked Sendable {
 }
 
 /// A value shared between threads under a lock (a class, so escaping closures can capture it).
-final class Locked<Value>: Sendable where Value: Sendable {
+public final class Locked<Value>: Sendable where Value: Sendable {
     private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout sending Value) -> sending R) -> sending R {
+    public init(_ value: Value) { mutex = Mutex(value) }
+    public func withLock<R>(_ body: (inout sending Value) -> sending R) -> sending R {
         mutex.withLock(body)
     }
 }

@@ -1,0 +1,16 @@
+import Benchmark
+import FuturesWorkloads
+
+// The Futures workloads only, without the competitors: a light target (no SwiftNIO or OpenCombine to
+// build) for the allocation gate `scripts/check-benchmark-thresholds.sh`, whose thresholds live in
+// `Benchmarks/Thresholds/`.
+let benchmarks: @Sendable () -> Void = {
+    registerFuturesW1()
+    registerFuturesW2s()
+    registerFuturesW2()
+    registerFuturesW3a()
+    registerFuturesW3b()
+    registerFuturesW4()
+    registerFuturesW5()
+    registerFuturesW6()
+}
