@@ -52,5 +52,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // A plain driver for profilers (callgrind, perf), without the harness: see its main.swift.
+        .executableTarget(
+            name: "FuturesProfile",
+            dependencies: [.product(name: "Futures", package: "swift-futures")],
+            path: "Benchmarks/FuturesProfile",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

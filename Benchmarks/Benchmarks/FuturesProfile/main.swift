@@ -1,0 +1,107 @@
+// A plain driver for profilers (valgrind --tool=callgrind, perf): runs one Futures workload N times,
+// without the benchmark harness or its malloc interposer in the way.
+//
+//   swift build -c release --product FuturesProfile
+//   valgrind --tool=callgrind .build/release/FuturesProfile W2s 100000
+//   callgrind_annotate --inclusive=yes callgrind.out.<pid> | head -60
+import Dispatch
+import Futures
+import Synchronization
+
+let arguments = CommandLine.arguments
+let workload = arguments.count > 1 ? arguments[1] : "W1"
+let count = arguments.count > 2 ? Int(arguments[2])! : 100_000
+let sink = Atomic<Int>(0)
+
+@inline(never)
+func consume(_ value: Int) { sink.add(value, ordering: .relaxed) }
+
+switch workload {
+case "W1":
+    for _ in 0..<count {
+        Future<Int, Never>(value: 1)
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { $0 + 1 }
+            .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v) } }
+    }
+case "W2s":
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        promise.future
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { $0 + 1 }
+            .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v) } }
+        promise.success(1)
+    }
+case "W2":
+    let context = ExecutionContext(queue: DispatchQueue(label: "W2"))
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        let last = promise.future
+            .map(context) { $0 + 1 }
+            .map(context) { $0 + 1 }
+            .map(context) { $0 + 1 }
+        promise.success(1)
+        consume(last.forced().get())
+    }
+case "W2raw":  // the floor of W2: a raw DispatchQueue.async chain of three blocks, then a semaphore
+    let queue = DispatchQueue(label: "W2raw")
+    for _ in 0..<count {
+        let done = DispatchSemaphore(value: 0)
+        queue.async {
+            queue.async {
+                queue.async {
+                    consume(1)
+                    done.signal()
+                }
+            }
+        }
+        done.wait()
+    }
+case "W3a":
+    let promises = (0..<count).map { _ in Promise<Int, Never>() }
+    let done = DispatchSemaphore(value: 0)
+    let ran = Atomic<Int>(0)
+    for promise in promises {
+        promise.future.onComplete(immediateExecutionContext) { _ in
+            if ran.add(1, ordering: .acquiringAndReleasing).newValue == count { done.signal() }
+        }
+    }
+    DispatchQueue.global().async { for promise in promises { promise.success(1) } }
+    done.wait()
+case "W4":
+    let root = Promise<Int, Never>()
+    var last = root.future
+    for _ in 0..<count {
+        last = last.flatMap(immediateExecutionContext) { Future<Int, Never>(value: $0 + 1) }
+    }
+    root.success(0)
+    consume(last.value!)
+case "W5":
+    var promises: [Promise<Int, Never>] = []
+    promises.reserveCapacity(count)
+    for index in 0..<count {
+        let promise = Promise<Int, Never>()
+        promise.future.onComplete(immediateExecutionContext) { _ in consume(index) }
+        promises.append(promise)
+    }
+    for promise in promises { promise.success(1) }
+case "W6":
+    let promises = (0..<count).map { _ in Promise<Int, Never>() }
+    let ran = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+        if side == 0 {
+            for promise in promises { promise.success(1) }
+        } else {
+            for promise in promises {
+                promise.future.onComplete(immediateExecutionContext) { _ in ran.add(1, ordering: .relaxed) }
+            }
+        }
+    }
+    precondition(ran.load(ordering: .relaxed) == count)
+default:
+    fatalError("unknown workload \(workload)")
+}
+print("\(workload) × \(count): done (\(sink.load(ordering: .relaxed)))")
