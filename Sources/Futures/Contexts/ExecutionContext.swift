@@ -26,6 +26,9 @@ public struct ExecutionContext: Sendable {
         case queue(DispatchQueue)
         /// Hand the task to a user-supplied function.
         case custom(@Sendable (@escaping @Sendable () -> Void) -> Void)
+        /// Run on `base`, but only while `isOpen()` says so, checked on `base` just before the task
+        /// (an ``InvalidationToken``'s valid context). Never nested: ``gated(by:)`` merges the checks.
+        indirect case gated(base: Kind, isOpen: @Sendable () -> Bool)
     }
 
     @usableFromInline
@@ -67,7 +70,30 @@ public struct ExecutionContext: Sendable {
             queue.async(execute: task)
         case .custom(let execute):
             execute(task)
+        case .gated(let base, let isOpen):
+            ExecutionContext(kind: base).execute {
+                if isOpen() { task() }
+            }
         }
+    }
+
+    /// This context with every task skipped, at run time on this context, once `isOpen()` is false.
+    func gated(by isOpen: @escaping @Sendable () -> Bool) -> ExecutionContext {
+        if case .gated(let base, let outer) = kind {
+            return ExecutionContext(kind: .gated(base: base, isOpen: { outer() && isOpen() }))
+        }
+        return ExecutionContext(kind: .gated(base: kind, isOpen: isOpen))
+    }
+
+    /// Splits a gated context into the context that runs callbacks and the check that guards each
+    /// callback body. The core schedules on the ungated context and checks the gate inside the callback,
+    /// so a closed gate skips only that callback, never the turns of the callbacks behind it.
+    @usableFromInline
+    var ungated: (context: ExecutionContext, isOpen: (@Sendable () -> Bool)?) {
+        if case .gated(let base, let isOpen) = kind {
+            return (ExecutionContext(kind: base), isOpen)
+        }
+        return (self, nil)
     }
 
     /// Runs `task` in this context; lets a context be called like BrightFutures' function contexts.

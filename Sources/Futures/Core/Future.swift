@@ -164,6 +164,15 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Registers `body` to run with the result on `context`, in its turn.
     @usableFromInline
     func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
+        var context = context
+        var body = body
+        if case .gated = context.kind {
+            // An invalidation token's context: check it when the callback runs, and skip only this body.
+            let (base, isOpen) = context.ungated
+            let guarded = body
+            context = base
+            body = { result in if isOpen?() ?? true { guarded(result) } }
+        }
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
