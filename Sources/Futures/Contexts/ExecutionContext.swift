@@ -41,9 +41,15 @@ public struct ExecutionContext: Sendable {
 
     /// Creates a context that hands every task to `execute`.
     ///
-    /// `execute` must run each task it receives exactly once, on whatever thread it chooses. A context
-    /// that drops a task means the callbacks queued behind it on the same future never run; see
-    /// ``OperationQueue/context`` for how the built-in contexts avoid that.
+    /// `execute` must run each task it receives exactly once, on whatever thread it chooses.
+    ///
+    /// A context that never runs a task (drops it, or parks it on a queue that is never serviced) has a
+    /// defined outcome: that callback does not run, and neither do the callbacks registered after it on
+    /// the same future, since callbacks of one future take turns. Nothing crashes; the future itself
+    /// stays completed, `get()` and `forced()` still return, and futures derived through other callbacks
+    /// complete normally. A future returned by a transform (`map`, …) on such a context stays pending.
+    /// To skip callbacks on purpose, use ``InvalidationToken/validContext``, which skips only its own.
+    /// See ``OperationQueue/context`` for how the built-in queue contexts avoid dropping work.
     public init(_ execute: @escaping ExecutionContextFunction) {
         self.kind = .custom(execute)
     }
