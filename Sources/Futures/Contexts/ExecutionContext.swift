@@ -76,10 +76,17 @@ public struct ExecutionContext: Sendable {
             queue.async(execute: task)
         case .custom(let execute):
             execute(task)
-        case .gated(let base, let isOpen):
-            ExecutionContext(kind: base).execute {
-                if isOpen() { task() }
-            }
+        case .gated:
+            executeGated(task)
+        }
+    }
+
+    /// Runs `task` on a gated context's underlying context if the gate is still open then (out of line).
+    @usableFromInline
+    func executeGated(_ task: @escaping @Sendable () -> Void) {
+        guard case .gated(let base, let isOpen) = kind else { return execute(task) }
+        ExecutionContext(kind: base).execute {
+            if isOpen() { task() }
         }
     }
 
