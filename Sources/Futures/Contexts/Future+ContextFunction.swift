@@ -5,7 +5,7 @@
 extension Future {
     /// Registers `callback` to run with the result, on the context function `context`.
     ///
-    /// Same as ``onComplete(_:callback:)`` with `ExecutionContext(context)`. `context` must run every task
+    /// Same as `onComplete(_:callback:)` with `ExecutionContext(context)`. `context` must run every task
     /// it is given (see ``ExecutionContext/init(_:)``): a dropped task also holds back the callbacks
     /// registered after it on this future.
     @discardableResult
@@ -18,7 +18,7 @@ extension Future {
 
     /// Registers `callback` to run with the value on success, on the context function `context`.
     ///
-    /// Same as ``onSuccess(_:callback:)`` with `ExecutionContext(context)`; never runs on failure.
+    /// Same as `onSuccess(_:callback:)` with `ExecutionContext(context)`; never runs on failure.
     @discardableResult
     public func onSuccess(
         _ context: @escaping ExecutionContextFunction,
@@ -29,7 +29,7 @@ extension Future {
 
     /// Registers `callback` to run with the error on failure, on the context function `context`.
     ///
-    /// Same as ``onFailure(_:callback:)`` with `ExecutionContext(context)`; never runs on success.
+    /// Same as `onFailure(_:callback:)` with `ExecutionContext(context)`; never runs on success.
     @discardableResult
     public func onFailure(
         _ context: @escaping ExecutionContextFunction,
@@ -41,7 +41,7 @@ extension Future {
     /// Runs `callback` on the context function `context`, then completes the returned future with this
     /// future's result (success or failure alike).
     ///
-    /// Same as ``andThen(context:callback:)`` with `ExecutionContext(context)`.
+    /// Same as `andThen(context:callback:)` with `ExecutionContext(context)`.
     public func andThen(
         context: @escaping ExecutionContextFunction,
         callback: @escaping @Sendable (Result<T, E>) -> Void

@@ -39,7 +39,7 @@ extension InvalidationTokenType {
 
     /// A context that runs tasks on the context function `parent` while the token is valid.
     ///
-    /// Same as ``validContext(_:)-(ExecutionContext)`` with `ExecutionContext(parent)`.
+    /// Same as `validContext(_:)` with an `ExecutionContext` with `ExecutionContext(parent)`.
     public func validContext(_ parent: @escaping ExecutionContextFunction) -> ExecutionContext {
         validContext(ExecutionContext(parent))
     }

@@ -5,7 +5,7 @@ extension Future {
     /// `Future <identifier> completed`, or without an identifier
     /// `<file name> at line <line>, func: <function> - future completed`. It is logged on `context`
     /// (``defaultContext()`` if omitted) for a success and a failure alike; this is
-    /// ``andThen(context:callback:)`` with a logging callback.
+    /// `andThen(context:callback:)` with a logging callback.
     public func debug(
         _ identifier: String? = nil,
         logger: any LoggerType = PrintLogger(),
@@ -20,7 +20,7 @@ extension Future {
         }
     }
 
-    /// ``debug(_:logger:file:line:function:context:)`` on the context function `context`.
+    /// `debug(_:logger:file:line:function:context:)` on the context function `context`.
     public func debug(
         _ identifier: String? = nil,
         logger: any LoggerType = PrintLogger(),
