@@ -49,7 +49,7 @@ public struct ExecutionContext: Sendable {
     /// stays completed, `get()` and `forced()` still return, and futures derived through other callbacks
     /// complete normally. A future returned by a transform (`map`, …) on such a context stays pending.
     /// To skip callbacks on purpose, use ``InvalidationTokenType/validContext``, which skips only its own.
-    /// See ``OperationQueue/context`` for how the built-in queue contexts avoid dropping work.
+    /// See `OperationQueue.context` for how the built-in queue contexts avoid dropping work.
     public init(_ execute: @escaping ExecutionContextFunction) {
         self.kind = .custom(execute)
     }
