@@ -22,6 +22,15 @@ struct BuiltInContextTests {
         #expect(await ranOn.future.get() == "main")
     }
 
+    @Test @MainActor func immediateOnMainRunsInlineExactlyWhenTheMainActorIsOnTheMainThread() async {
+        _ = QueueName.main
+        let ran = Promise<String?, Never>()
+        immediateOnMainExecutionContext { ran.success(QueueName.current) }
+        // Inline on the main thread; otherwise queued behind this main-queue job, so not yet run.
+        #expect(ran.future.isCompleted == Thread.isMainThread)
+        #expect(await ran.future.get() == "main")
+    }
+
     @Test func immediateOnMainRuleQueuesOnMainWhenNotOnTheMainThread() async {
         _ = QueueName.main
         let ranOn = Promise<String?, Never>()

@@ -23,6 +23,17 @@ struct DefaultContextTests {
         #expect(queue.label != DispatchQueue.main.label)
     }
 
+    @Test @MainActor func onTheMainActorTheDefaultFollowsTheRealThread() {
+        // On Apple platforms the main actor runs on the main thread; on Linux under `swift test` the main
+        // queue is drained by a worker thread. Either way the rule must match `Thread.isMainThread`.
+        let onMainThread = Thread.isMainThread
+        guard case .queue(let queue) = defaultContext().kind else {
+            Issue.record("not a queue context")
+            return
+        }
+        #expect((queue.label == DispatchQueue.main.label) == onMainThread)
+    }
+
     @Test func theMainRuleRunsCallbacksOnTheMainQueue() async {
         _ = QueueName.main
         let ranOn = Promise<String?, Never>()
