@@ -198,6 +198,10 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Registers `body` to run with the result on `context`, in its turn.
     @inlinable
     func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
+        if case .gated = context.kind {
+            whenCompleteGated(context, body)
+            return
+        }
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
@@ -208,6 +212,18 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 { self.runTurns(.one(callback), from: 0, result) },
                 orQueue: { self.runTurns(.one(callback), from: 0, result) }
             )
+        }
+    }
+
+    /// Registers `body` on a gated context (an invalidation token's): scheduled on the underlying context,
+    /// with the gate checked inside the callback when it runs, so a closed gate skips only this body and
+    /// never the turns of the callbacks behind it. Kept out of line to keep ``whenComplete(_:_:)`` small.
+    @usableFromInline
+    func whenCompleteGated(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
+        let (base, isOpen) = context.ungated
+        guard let isOpen else { return whenComplete(base, body) }
+        whenComplete(base) { result in
+            if isOpen() { body(result) }
         }
     }
 
