@@ -30,15 +30,25 @@ import Dispatch
 /// The write end of a future is a ``Promise``, or the `complete` closure of ``init(resolver:)``.
 @dynamicMemberLookup
 public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
-    // `@unchecked Sendable` is sound because all mutable state (`state`) is read and written only
-    // between `lock.lock()` and `lock.unlock()`; the lock's acquire/release ordering publishes it.
-    @usableFromInline
-    let lock = SpinLock()
+    // `@unchecked Sendable` is sound because all mutable state (`state`, `cancellationRequested`) is
+    // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
+    // ordering publishes it to the next holder.
+    //
+    // Field order matters for size: the state enum first, then the one-byte lock and flag packed
+    // behind it, so a pending future is a 16-byte header plus about 21 bytes.
 
     // Guarded by `lock`. Exclusivity is proven by the lock, so the runtime check is skipped.
     @usableFromInline
     @exclusivity(unchecked)
     var state: FutureState<T, E>
+
+    @usableFromInline
+    let lock = SpinLock()
+
+    // Guarded by `lock`: cancellation was requested while the future was pending.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var cancellationRequested = false
 
     /// Creates a pending future that never completes by itself.
     ///
@@ -267,11 +277,11 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     // MARK: - Cancellation requests
 
-    /// Whether cancellation was requested while the future was pending.
+    /// Whether cancellation was requested while the future was pending (stays `true` once set).
     public var isCancellationRequested: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return state.isCancellationRequested
+        return cancellationRequested
     }
 
     /// Asks the producer of this future to stop; the first request while pending runs the handlers
@@ -281,7 +291,12 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// failing it with a cancellation error). On a completed future it does nothing.
     public func requestCancellation() {
         lock.lock()
-        let handlers = state.requestCancellation()
+        guard !cancellationRequested, state.result == nil else {
+            lock.unlock()
+            return
+        }
+        cancellationRequested = true
+        let handlers = state.takeCancellationHandlers()
         lock.unlock()
         for handler in handlers { handler() }
     }
@@ -292,7 +307,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// future completes first (the handler is then released).
     public func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
         lock.lock()
-        let action = state.registerCancellationHandler(handler)
+        let action = state.registerCancellationHandler(handler, alreadyRequested: cancellationRequested)
         lock.unlock()
         if case .runNow = action { handler() }
     }
