@@ -28,6 +28,7 @@ import Dispatch
 ///
 /// ## Writing
 /// The write end of a future is a ``Promise``, or the `complete` closure of ``init(resolver:)``.
+@dynamicMemberLookup
 public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state`, `cancellationRequested`) is
     // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
