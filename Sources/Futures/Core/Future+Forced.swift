@@ -7,6 +7,7 @@ extension Future {
     /// waits for a callback scheduled on its own queue. It **deadlocks** only if the future can be
     /// completed solely by work that needs the blocked thread itself: for example blocking the main
     /// thread on a future that is completed by a block on the main queue. Prefer ``get()`` in async code.
+    @inlinable
     public func forced() -> Result<T, E> {
         // `.distantFuture` never times out, so the optional is always filled.
         forced(.distantFuture)!
@@ -15,6 +16,7 @@ extension Future {
     /// Blocks the calling thread until the future completes or `deadline` passes.
     ///
     /// - Returns: The result, or `nil` if `deadline` passed first (the future is not affected).
+    @inlinable
     public func forced(_ deadline: DispatchTime) -> Result<T, E>? {
         if let result { return result }
         let semaphore = DispatchSemaphore(value: 0)
