@@ -22,7 +22,7 @@ for arg in "$@"; do
 done
 
 commit=$(git -C .. rev-parse --short HEAD 2>/dev/null || echo unknown)
-if ! git -C .. diff --quiet HEAD -- ../Sources 2>/dev/null; then commit="${commit}-dirty"; fi
+if ! git -C .. diff --quiet HEAD -- Sources 2>/dev/null; then commit="${commit}-dirty"; fi
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p Results
 raw="Results/${stamp}-${commit}.raw.md"

@@ -71,6 +71,11 @@ case "W3a":
     }
     DispatchQueue.global().async { for promise in promises { promise.success(1) } }
     done.wait()
+case "W3b":
+    let promises = (0..<count).map { _ in Promise<Int, Never>() }
+    let all = promises.map(\.future).sequence()
+    for (index, promise) in promises.enumerated() { promise.success(index) }
+    consume(all.forced().get().count)
 case "W4":
     let root = Promise<Int, Never>()
     var last = root.future
