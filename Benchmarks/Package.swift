@@ -55,7 +55,11 @@ let package = Package(
         // A plain driver for profilers (callgrind, perf), without the harness: see its main.swift.
         .executableTarget(
             name: "FuturesProfile",
-            dependencies: [.product(name: "Futures", package: "swift-futures")],
+            dependencies: [
+                .product(name: "Futures", package: "swift-futures"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             path: "Benchmarks/FuturesProfile",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -5,6 +5,7 @@ import FuturesWorkloads
 // build) for the allocation gate `scripts/check-benchmark-thresholds.sh`, whose thresholds live in
 // `Benchmarks/Thresholds/`.
 let benchmarks: @Sendable () -> Void = {
+    Config.allocationGate = true
     registerFuturesW1()
     registerFuturesW2s()
     registerFuturesW2()

@@ -1,11 +1,15 @@
-// A plain driver for profilers (valgrind --tool=callgrind, perf): runs one Futures workload N times,
-// without the benchmark harness or its malloc interposer in the way.
+// A plain driver for profilers (valgrind --tool=callgrind, perf): runs one workload N times, without
+// the benchmark harness or its malloc interposer in the way. Futures workloads are named W1, W2s, ...;
+// a few have a SwiftNIO twin (W1.NIO, ...) for instruction counts side by side. Instructions per
+// operation = (count(2N) - count(N)) / N, which removes start-up costs.
 //
 //   swift build -c release --product FuturesProfile
 //   valgrind --tool=callgrind .build/release/FuturesProfile W2s 100000
 //   callgrind_annotate --inclusive=yes callgrind.out.<pid> | head -60
 import Dispatch
 import Futures
+import NIOCore
+import NIOEmbedded
 import Synchronization
 
 let arguments = CommandLine.arguments
@@ -106,6 +110,43 @@ case "W6":
         }
     }
     precondition(ran.load(ordering: .relaxed) == count)
+// SwiftNIO on an EmbeddedEventLoop, for instruction counts side by side with the Futures runs.
+case "W1.NIO":
+    let loop = EmbeddedEventLoop()
+    for _ in 0..<count {
+        loop.makeSucceededFuture(1).map { $0 + 1 }.map { $0 + 1 }.map { $0 + 1 }
+            .whenComplete { if case .success(let v) = $0 { consume(v) } }
+    }
+case "W2s.NIO":
+    let loop = EmbeddedEventLoop()
+    for _ in 0..<count {
+        let promise = loop.makePromise(of: Int.self)
+        promise.futureResult.map { $0 + 1 }.map { $0 + 1 }.map { $0 + 1 }
+            .whenComplete { if case .success(let v) = $0 { consume(v) } }
+        promise.succeed(1)
+    }
+case "W3b.NIO":
+    let loop = EmbeddedEventLoop()
+    let promises = (0..<count).map { _ in loop.makePromise(of: Int.self) }
+    let all = EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop)
+    for (index, promise) in promises.enumerated() { promise.succeed(index) }
+    consume(try! all.wait().count)
+case "W4.NIO":
+    let loop = EmbeddedEventLoop()
+    let root = loop.makePromise(of: Int.self)
+    var last = root.futureResult
+    for _ in 0..<count { last = last.flatMap { loop.makeSucceededFuture($0 + 1) } }
+    root.succeed(0)
+    consume(try! last.wait())
+case "W4Completed":
+    var last = Future<Int, Never>(value: 0)
+    for _ in 0..<count { last = last.flatMap(immediateExecutionContext) { Future<Int, Never>(value: $0 + 1) } }
+    consume(last.value!)
+case "W4Completed.NIO":
+    let loop = EmbeddedEventLoop()
+    var last = loop.makeSucceededFuture(0)
+    for _ in 0..<count { last = last.flatMap { loop.makeSucceededFuture($0 + 1) } }
+    consume(try! last.wait())
 default:
     fatalError("unknown workload \(workload)")
 }

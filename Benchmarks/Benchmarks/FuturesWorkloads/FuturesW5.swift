@@ -15,7 +15,7 @@ public func registerFuturesW5() {
         warmupIterations: 1,
         scalingFactor: .mega,
         maxDuration: .seconds(3),
-        maxIterations: 6,
+        maxIterations: Config.allocationGate ? 2 : 6,
         thresholds: Config.allocationTolerance
     )
 

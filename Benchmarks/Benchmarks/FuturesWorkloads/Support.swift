@@ -6,6 +6,10 @@ import Synchronization
 
 /// Configurations shared by the workloads.
 public enum Config {
+    /// Set by the FuturesAllocations executable (the allocation gate) before it registers anything:
+    /// malloc counts are deterministic, so a few samples are enough and the gate stays fast.
+    nonisolated(unsafe) public static var allocationGate = false
+
     /// Counts printed as plain numbers (not auto-scaled to K or M), so the runner parses exact figures.
     public static var plainUnits: [BenchmarkMetric: BenchmarkUnits] {
         [
@@ -35,8 +39,8 @@ public enum Config {
             units: plainUnits,
             warmupIterations: 3,
             scalingFactor: .kilo,
-            maxDuration: .milliseconds(1500),
-            maxIterations: 10_000,
+            maxDuration: allocationGate ? .milliseconds(200) : .milliseconds(1500),
+            maxIterations: allocationGate ? 30 : 10_000,
             thresholds: allocationTolerance
         )
     }
@@ -55,8 +59,8 @@ public enum Config {
             units: plainUnits,
             warmupIterations: warmup,
             scalingFactor: .one,
-            maxDuration: maxDuration,
-            maxIterations: maxIterations,
+            maxDuration: allocationGate ? .milliseconds(300) : maxDuration,
+            maxIterations: allocationGate ? min(maxIterations, 5) : maxIterations,
             thresholds: allocationTolerance(percent: tolerancePercent)
         )
     }
