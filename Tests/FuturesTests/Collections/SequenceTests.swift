@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import Futures
@@ -72,6 +73,14 @@ struct SequenceTests {
         for promise in promises { promise.success(1) }
         #expect(all.value?.count == 100)
         #expect(callbacks.value == 100)
+    }
+
+    @Test func sequenceCollectsFuturesCompletedConcurrentlyFromManyThreads() {
+        let count = 2_000
+        let promises = (0..<count).map { _ in Promise<Int, ComboError>() }
+        let all = promises.map(\.future).sequence()
+        DispatchQueue.concurrentPerform(iterations: count) { index in promises[index].success(index) }
+        #expect(all.forced().map { $0 == Array(0..<count) } == .success(true))
     }
 
     @Test func sequenceOfResultsCollectsTheValues() throws {
