@@ -44,28 +44,3 @@ extension Future where T == Never {
         return future
     }
 }
-
-extension Future where E == BrightFuturesError<Never> {
-    /// Gives a future failing with `BrightFuturesError<Never>` (for example an `InvalidationToken`'s
-    /// future) the error type `BrightFuturesError<E1>`, keeping every case.
-    ///
-    /// Safe: `.external` cannot occur with `Never`. No closure of yours runs. Completed at once when this
-    /// future is.
-    public func promoteError<E1: Error>() -> Future<T, BrightFuturesError<E1>> {
-        @Sendable func promote(_ result: Result<T, E>) -> Result<T, BrightFuturesError<E1>> {
-            result.mapError { error in
-                switch error {
-                case .noSuchElement: return .noSuchElement
-                case .invalidationTokenInvalidated: return .invalidationTokenInvalidated
-                case .illegalState: return .illegalState
-                }
-            }
-        }
-        if let promoted = withTurnIfCompleted({ Future<T, BrightFuturesError<E1>>(result: promote($0)) }) {
-            return promoted
-        }
-        let future = Future<T, BrightFuturesError<E1>>()
-        whenComplete(immediateExecutionContext) { result in future.complete(promote(result)) }
-        return future
-    }
-}

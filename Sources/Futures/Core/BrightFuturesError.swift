@@ -1,14 +1,29 @@
-/// The errors BrightFutures' combinators add to a future's own error type.
+/// The errors BrightFutures' operations produce, wrapping the future's own error type `E`.
 ///
-/// Minimal placeholder: the complete version (with `init(external:)` and `Equatable`) is owned by the
-/// BrightFutures-contexts branch and replaces this file when merged.
+/// `filter` and `find` fail with ``noSuchElement`` when nothing matches, and with ``external(_:)`` when
+/// the future they work on failed. ``InvalidationToken/future`` fails with ``invalidationTokenInvalidated``.
 public enum BrightFuturesError<E: Error>: Error {
-    /// A filter or a search found no matching value.
+    /// No element matched, e.g. while filtering or finding.
     case noSuchElement
-    /// A callback's invalidation token was invalidated.
+
+    /// The ``InvalidationToken`` was invalidated.
     case invalidationTokenInvalidated
-    /// The library reached a state it should never reach.
+
+    /// A state that should be unreachable was reached.
     case illegalState
-    /// The source future failed with this error.
+
+    /// An error of the underlying future.
     case external(E)
+
+    /// Wraps `external` in ``external(_:)``.
+    public init(external: E) {
+        self = .external(external)
+    }
 }
+
+/// Two errors are equal when their cases are equal and, for ``BrightFuturesError/external(_:)``, their
+/// wrapped errors are. (BrightFutures forgot ``BrightFuturesError/illegalState``; here every case counts.)
+extension BrightFuturesError: Equatable where E: Equatable {}
+
+/// Hashes the case and, for ``BrightFuturesError/external(_:)``, the wrapped error.
+extension BrightFuturesError: Hashable where E: Hashable {}
