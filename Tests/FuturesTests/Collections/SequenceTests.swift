@@ -100,3 +100,18 @@ struct SequenceTests {
         #expect(reads.value == 2)
     }
 }
+
+@Suite("sequence: memory")
+struct SequenceMemoryTests {
+    @Test func aSequencedFutureLivesWhileAnInputCanCompleteItAndIsReleasedAfter() {
+        weak var weakAll: Future<[Int], ComboError>?
+        let promises = (0..<3).map { _ in Promise<Int, ComboError>() }
+        do {
+            let all = promises.map(\.future).sequence()
+            weakAll = all
+        }
+        #expect(weakAll != nil)
+        for promise in promises { promise.success(1) }
+        #expect(weakAll == nil)
+    }
+}
