@@ -67,4 +67,9 @@ struct FoldTests {
             #expect(foldHops.value == 1 && traverseHops.value == 1)
         }
     }
+
+    @Test func foldOfNoFuturesIsTheZero() {
+        let folded = [Future<Int, ComboError>]().fold(immediateExecutionContext, zero: 5) { $0 + $1 }
+        #expect(folded.value == 5)
+    }
 }
