@@ -31,9 +31,9 @@
 public final class FutureStream<T: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because the only mutable state, `state`, is read and written only
     // between `lock.lock()` and `lock.unlock()`; handlers are `@Sendable` and run outside the lock.
-    private let lock = SpinLock()
+    let lock = SpinLock()
     @exclusivity(unchecked)
-    private var state: StreamState<T>
+    var state: StreamState<T>
 
     /// How many results the stream keeps for replay (`Int.max`, the default, keeps them all).
     public let capacity: Int
@@ -182,5 +182,14 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
                 handler(event)
             }
         }
+    }
+}
+
+extension FutureStream {
+    /// How many subscribers are registered right now (for tests).
+    var subscriberCountForTesting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.slots.count
     }
 }
