@@ -35,6 +35,7 @@ public struct Queue: Sendable {
     ///
     /// As with `DispatchQueue.sync`, calling this from a block already running on the same serial
     /// queue deadlocks (GCD traps on it on Apple platforms).
+    @discardableResult
     public func sync<R>(_ block: () throws -> R) rethrows -> R {
         try queue.sync(execute: block)
     }
