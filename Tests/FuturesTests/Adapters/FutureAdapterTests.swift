@@ -34,18 +34,21 @@ struct FutureAdapterTests {
     @Test func optionalValueAndErrorShapes() {
         let value: Future<Int, any Error> = future(method: AsyncRequester(value: 1, error: nil).request)
         #expect(value.value == 1)
-        let error: Future<Int, any Error> = future(method: AsyncRequester(value: nil, error: FuturesError.timedOut).request)
+        let error: Future<Int, any Error> = future(
+            method: AsyncRequester(value: nil, error: FuturesError.timedOut).request)
         #expect(error.error as? FuturesError == .timedOut)
         let neither: Future<Int, any Error> = future(method: AsyncRequester(value: nil, error: nil).request)
         #expect(neither.error as? FuturesError == .invalidValue)
-        let both: Future<Int, any Error> = future(method: AsyncRequester(value: 2, error: FuturesError.timedOut).request)
+        let both: Future<Int, any Error> = future(
+            method: AsyncRequester(value: 2, error: FuturesError.timedOut).request)
         #expect(both.value == 2)  // SimpleFutures' rule: a value wins
     }
 
     @Test func askingForTheOptionalTypeKeepsNilAsAValue() {
         let neither: Future<Int?, any Error> = future(method: AsyncRequester(value: nil, error: nil).request)
         #expect(neither.isSuccess && neither.value! == nil)
-        let error: Future<Int?, any Error> = future(method: AsyncRequester(value: 3, error: FuturesError.timedOut).request)
+        let error: Future<Int?, any Error> = future(
+            method: AsyncRequester(value: 3, error: FuturesError.timedOut).request)
         #expect(error.error as? FuturesError == .timedOut)
     }
 
@@ -78,14 +81,16 @@ struct FutureAdapterTests {
     }
 
     @Test func aCallbackFromAnotherThreadCompletesTheFuture() async throws {
-        let result: Future<Int, any Error> = future(method: { (completion: @escaping @Sendable (Int?, (any Error)?) -> Void) in
+        let result: Future<Int, any Error> = future(method: {
+            (completion: @escaping @Sendable (Int?, (any Error)?) -> Void) in
             DispatchQueue.global().async { completion(5, nil) }
         })
         #expect(try await result.get() == 5)
     }
 
     @Test func futureStreamAdaptersPublishEveryCallback() {
-        let stream: FutureStream<Int> = futureStream(method: { (completion: @escaping @Sendable (Int?, (any Error)?) -> Void) in
+        let stream: FutureStream<Int> = futureStream(method: {
+            (completion: @escaping @Sendable (Int?, (any Error)?) -> Void) in
             completion(1, nil)
             completion(nil, FuturesError.timedOut)
             completion(nil, nil)
@@ -93,11 +98,15 @@ struct FutureAdapterTests {
         let seen = Recorder<String>()
         stream.onComplete(context: immediate) { seen.append((try? $0.get()).map { "\($0)" } ?? "\($0)") }
         #expect(
-            seen.values == ["1", "failure(Futures.FuturesError.timedOut)", "failure(Futures.FuturesError.invalidValue)"])
+            seen.values == [
+                "1", "failure(Futures.FuturesError.timedOut)", "failure(Futures.FuturesError.invalidValue)",
+            ])
         #expect(!stream.isFinished)
-        let values = futureStream(capacity: 2, method: { (completion: @escaping @Sendable (Int) -> Void) in
-            for value in 0..<5 { completion(value) }
-        })
+        let values = futureStream(
+            capacity: 2,
+            method: { (completion: @escaping @Sendable (Int) -> Void) in
+                for value in 0..<5 { completion(value) }
+            })
         #expect(values.count == 2 && values.capacity == 2)
         let voids = futureStream(method: { (completion: @escaping @Sendable ((any Error)?) -> Void) in
             completion(nil)

@@ -35,7 +35,9 @@ struct UntypedSequenceTests {
             return sum + value
         }
         #expect(thrown.error as? ParseError == .notANumber("3"))
-        let failed = [Future<Int, any Error>(error: FuturesError.timedOut)].fold(context: immediate, initial: 0) { $0 + $1 }
+        let failed = [Future<Int, any Error>(error: FuturesError.timedOut)].fold(context: immediate, initial: 0) {
+            $0 + $1
+        }
         #expect(failed.error as? FuturesError == .timedOut)
     }
 

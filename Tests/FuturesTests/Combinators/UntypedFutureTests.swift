@@ -66,7 +66,8 @@ struct UntypedFutureTests {
         }
         promise.success(5)
         #expect(chained.value == "5")
-        let failing = Future<Int, any Error>(value: -1).flatMap(context: immediate) { value -> Future<String, any Error> in
+        let failing = Future<Int, any Error>(value: -1).flatMap(context: immediate) {
+            value -> Future<String, any Error> in
             guard value > 0 else { throw ParseError.notANumber("\(value)") }
             return Future(value: "\(value)")
         }
@@ -85,7 +86,9 @@ struct UntypedFutureTests {
             throw ParseError.notANumber("f")
         }
         #expect(thrown.error as? ParseError == .notANumber("f"))
-        let failed = Future<Int, any Error>(error: ParseError.notANumber("u")).withFilter(context: immediate) { _ in true }
+        let failed = Future<Int, any Error>(error: ParseError.notANumber("u")).withFilter(context: immediate) { _ in
+            true
+        }
         #expect(failed.error as? ParseError == .notANumber("u"))
     }
 
@@ -120,7 +123,8 @@ struct UntypedFutureTests {
     @Test func recoverReplacesAFailureAndMayRethrow() {
         let recovered = Future<Int, any Error>(error: ParseError.notANumber("r")).recover(context: immediate) { _ in 0 }
         #expect(recovered.value == 0)
-        let rethrown = Future<Int, any Error>(error: FuturesError.timedOut).recover(context: immediate) { error -> Int in
+        let rethrown = Future<Int, any Error>(error: FuturesError.timedOut).recover(context: immediate) {
+            error -> Int in
             guard error is ParseError else { throw error }
             return 0
         }
@@ -150,7 +154,8 @@ struct UntypedFutureTests {
         let mapped = Future<Int, any Error>(error: ParseError.notANumber("e"))
             .mapError(context: immediate) { _ in FuturesError.noSuchElement }
         #expect(mapped.error as? FuturesError == .noSuchElement)
-        let untouched = Future<Int, any Error>(value: 1).mapError(context: immediate) { _ in FuturesError.noSuchElement }
+        let untouched = Future<Int, any Error>(value: 1).mapError(context: immediate) { _ in FuturesError.noSuchElement
+        }
         #expect(untouched.value == 1)
         // Unlabelled: BrightFutures' generic mapError still wins and keeps the concrete type.
         let typed: Future<Int, FuturesError> = DefaultExecutionContext.withDefault(immediate) {

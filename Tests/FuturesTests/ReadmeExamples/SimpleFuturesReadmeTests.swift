@@ -26,7 +26,9 @@ private func apply(_ value: Int, into recorder: Recorder<Int>) { recorder.append
 private func recovery(_ error: any Error) -> Int { 0 }
 private func futureRecovery(_ error: any Error) -> Future<Int, any Error> { Future(value: 1) }
 private func asyncTask(_ value: Int) -> Future<Int, any Error> { Future(value: value) }
-private func streamMapping(_ value: Int) -> FutureStream<String> { FutureStream(value: "stream \(value)", capacity: 10) }
+private func streamMapping(_ value: Int) -> FutureStream<String> {
+    FutureStream(value: "stream \(value)", capacity: 10)
+}
 private func streamRecovery(_ error: any Error) -> FutureStream<Int> { FutureStream(value: 2, capacity: 10) }
 
 /// The README's `AsyncRequester`.

@@ -243,7 +243,8 @@ struct FutureStreamTests {
         let recoveredSeen = Recorder<Int>()
         recovered.onSuccess(context: immediate) { recoveredSeen.append($0) }
         #expect(recoveredSeen.values == [4])
-        let passed = Future<Int, any Error>(value: 2).recoverWith(context: immediate) { _ in FutureStream<Int>(value: 4) }
+        let passed = Future<Int, any Error>(value: 2).recoverWith(context: immediate) { _ in FutureStream<Int>(value: 4)
+        }
         #expect(passed.isFinished && passed.count == 1)
     }
 

@@ -72,7 +72,8 @@ struct StreamStressTests {
         var joins: [Join] = []
         for producer in 0..<Self.producers {
             for _ in 0..<2 {
-                joins.append(Join(producer: producer, atIndex: Int.random(in: 0..<Self.valuesPerProducer, using: &random)))
+                joins.append(
+                    Join(producer: producer, atIndex: Int.random(in: 0..<Self.valuesPerProducer, using: &random)))
             }
         }
         let allJoins = joins
