@@ -11,7 +11,7 @@ public func futureStream<T: Sendable>(
     context: ExecutionContext = defaultContext(),
     _ task: @escaping @Sendable () throws -> T
 ) -> FutureStream<T> {
-    let stream = FutureStream<T>(capacity: capacity)
+    let stream = FutureStream<T>(openWithCapacity: capacity)
     context.execute {
         stream.publish(Result { try task() })
         stream.finish(nil)
@@ -28,7 +28,7 @@ public func futureStream<T: Sendable>(
     capacity: Int = Int.max,
     method: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void
 ) -> FutureStream<T> {
-    let stream = FutureStream<T>(capacity: capacity)
+    let stream = FutureStream<T>(openWithCapacity: capacity)
     method { value, error in stream.publish(adaptedResult(value, error)) }
     return stream
 }
@@ -39,7 +39,7 @@ public func futureStream<T: Sendable>(
     capacity: Int = Int.max,
     method: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void
 ) -> FutureStream<T> {
-    let stream = FutureStream<T>(capacity: capacity)
+    let stream = FutureStream<T>(openWithCapacity: capacity)
     method { value, error in
         if let error {
             stream.publish(.failure(error))
@@ -56,7 +56,7 @@ public func futureStream(
     capacity: Int = Int.max,
     method: (@escaping @Sendable ((any Error)?) -> Void) -> Void
 ) -> FutureStream<Void> {
-    let stream = FutureStream<Void>(capacity: capacity)
+    let stream = FutureStream<Void>(openWithCapacity: capacity)
     method { error in
         if let error {
             stream.publish(.failure(error))
@@ -72,7 +72,7 @@ public func futureStream<T: Sendable>(
     capacity: Int = Int.max,
     method: (@escaping @Sendable (T) -> Void) -> Void
 ) -> FutureStream<T> {
-    let stream = FutureStream<T>(capacity: capacity)
+    let stream = FutureStream<T>(openWithCapacity: capacity)
     method { value in stream.publish(.success(value)) }
     return stream
 }

@@ -15,7 +15,7 @@ extension Future where E == any Error {
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> FutureStream<M>
     ) -> FutureStream<M> {
-        let derived = FutureStream<M>(capacity: capacity)
+        let derived = FutureStream<M>(openWithCapacity: capacity)
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.finishing(derived, cancelToken)) { result in
             switch result {
             case .success(let value):
@@ -48,7 +48,7 @@ extension Future where E == any Error {
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> FutureStream<T>
     ) -> FutureStream<T> {
-        let derived = FutureStream<T>(capacity: capacity)
+        let derived = FutureStream<T>(openWithCapacity: capacity)
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.finishing(derived, cancelToken)) { result in
             switch result {
             case .success:

@@ -65,7 +65,7 @@ extension FutureStream {
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> M
     ) -> FutureStream<M> {
-        let derived = FutureStream<M>(capacity: capacity)
+        let derived = FutureStream<M>(openWithCapacity: capacity)
         feed(derived, context: context, cancelToken: cancelToken) { result in
             derived.publish(result.flatMap { value in Result { try mapping(value) } })
         }
@@ -85,7 +85,7 @@ extension FutureStream {
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> FutureStream<M>
     ) -> FutureStream<M> {
-        let derived = FutureStream<M>(capacity: capacity)
+        let derived = FutureStream<M>(openWithCapacity: capacity)
         feedJoining(derived, context: context, cancelToken: cancelToken) { result, join in
             switch result {
             case .success(let value):
@@ -113,7 +113,7 @@ extension FutureStream {
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> Future<M, any Error>
     ) -> FutureStream<M> {
-        let derived = FutureStream<M>(capacity: capacity)
+        let derived = FutureStream<M>(openWithCapacity: capacity)
         feedJoining(derived, context: context, cancelToken: cancelToken) { result, join in
             switch result {
             case .success(let value):
@@ -160,7 +160,7 @@ extension FutureStream {
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (T) -> Void
     ) -> FutureStream<T> {
-        let derived = FutureStream<T>(capacity: capacity)
+        let derived = FutureStream<T>(openWithCapacity: capacity)
         feed(derived, context: context, cancelToken: cancelToken) { result in
             if case .success(let value) = result { completion(value) }
             derived.publish(result)
@@ -181,7 +181,7 @@ extension FutureStream {
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> T
     ) -> FutureStream<T> {
-        let derived = FutureStream<T>(capacity: capacity)
+        let derived = FutureStream<T>(openWithCapacity: capacity)
         feed(derived, context: context, cancelToken: cancelToken) { result in
             switch result {
             case .success: derived.publish(result)
@@ -203,7 +203,7 @@ extension FutureStream {
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> FutureStream<T>
     ) -> FutureStream<T> {
-        let derived = FutureStream<T>(capacity: capacity)
+        let derived = FutureStream<T>(openWithCapacity: capacity)
         feedJoining(derived, context: context, cancelToken: cancelToken) { result, join in
             switch result {
             case .success:
@@ -231,7 +231,7 @@ extension FutureStream {
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> Future<T, any Error>
     ) -> FutureStream<T> {
-        let derived = FutureStream<T>(capacity: capacity)
+        let derived = FutureStream<T>(openWithCapacity: capacity)
         feedJoining(derived, context: context, cancelToken: cancelToken) { result, join in
             switch result {
             case .success:
@@ -259,7 +259,7 @@ extension FutureStream {
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (any Error) -> any Error
     ) -> FutureStream<T> {
-        let derived = FutureStream<T>(capacity: capacity)
+        let derived = FutureStream<T>(openWithCapacity: capacity)
         feed(derived, context: context, cancelToken: cancelToken) { result in
             derived.publish(result.mapError(mapping))
         }

@@ -38,24 +38,35 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// How many results the stream keeps for replay (`Int.max`, the default, keeps them all).
     public let capacity: Int
 
-    /// Creates an empty stream that keeps up to `capacity` results.
-    ///
-    /// Nothing can publish into a stream created this way; create a ``StreamPromise`` to write one.
-    public init(capacity: Int = Int.max) {
+    /// Creates an open stream that keeps up to `capacity` results; only this library writes into it
+    /// (through a ``StreamPromise``, a combinator or an adapter).
+    init(openWithCapacity capacity: Int) {
         self.capacity = capacity
         self.state = StreamState(capacity: capacity)
     }
 
-    /// Creates a stream holding one successful result, `value`.
-    public convenience init(value: T, capacity: Int = Int.max) {
-        self.init(capacity: capacity)
-        publish(.success(value))
+    /// Creates an empty stream, already finished.
+    ///
+    /// A stream created with the public initializers has no writer, so nothing could ever be added to
+    /// it: it is finished at once, and subscribers get its results (if any), then the end. To write a
+    /// stream, create a ``StreamPromise``.
+    public convenience init(capacity: Int = Int.max) {
+        self.init(openWithCapacity: capacity)
+        finish(nil)
     }
 
-    /// Creates a stream holding one failed result, `error` (a per-element failure; the stream stays open).
+    /// Creates a stream holding one successful result, `value`, already finished.
+    public convenience init(value: T, capacity: Int = Int.max) {
+        self.init(openWithCapacity: capacity)
+        publish(.success(value))
+        finish(nil)
+    }
+
+    /// Creates a stream holding one failed result, `error` (a per-element failure), already finished.
     public convenience init(error: any Error, capacity: Int = Int.max) {
-        self.init(capacity: capacity)
+        self.init(openWithCapacity: capacity)
         publish(.failure(error))
+        finish(nil)
     }
 
     /// How many results the stream currently keeps for replay (at most ``capacity``).

@@ -24,7 +24,7 @@ public final class StreamPromise<T: Sendable>: Sendable {
     /// The default, `Int.max`, keeps every result (SimpleFutures' default); choose a capacity for a
     /// long-lived stream to bound its memory.
     public init(capacity: Int = Int.max) {
-        self.stream = FutureStream(capacity: capacity)
+        self.stream = FutureStream(openWithCapacity: capacity)
     }
 
     deinit {

@@ -57,6 +57,12 @@ struct FutureStreamAsyncSequenceTests {
         #expect(seen == ["a", "b"])
     }
 
+    @Test func aStreamMadeByAnInitializerEndsAfterItsValue() async throws {
+        var seen: [Int] = []
+        for try await value in FutureStream(value: 5) { seen.append(value) }
+        #expect(seen == [5])
+    }
+
     @Test func aFailedResultIsThrownAndATerminalFailureToo() async {
         let promise = StreamPromise<Int>()
         promise.success(1)

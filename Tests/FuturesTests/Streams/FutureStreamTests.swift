@@ -31,6 +31,8 @@ struct FutureStreamTests {
         let error = FutureStream<Int>(error: ParseError.notANumber("i"), capacity: 10)
         let empty = FutureStream<Int>(capacity: 4)
         #expect(value.count == 1 && error.count == 1 && empty.count == 0 && empty.capacity == 4)
+        // Nothing can write into them, so they are finished: loops over them end.
+        #expect(value.isFinished && error.isFinished && empty.isFinished)
         let results = Recorder<String>()
         value.onComplete(context: immediate) { results.append("\((try? $0.get()) ?? -1)") }
         error.onFailure(context: immediate) { results.append("\($0)") }
