@@ -56,8 +56,8 @@ public func future<T: Sendable>(
 ///
 /// Chosen when the value type is not optional, or when the future's type asks for the optional
 /// itself (`Future<Int?, any Error>`): then `(nil, nil)` is the successful value `nil`. A non-nil
-/// error fails the future; otherwise it succeeds with the value. First call wins; see
-/// ``future(file:line:method:)-(((T?,(any Error)?)->Void)->Void)`` for the rules.
+/// error fails the future; otherwise it succeeds with the value. The first call wins; later calls
+/// are reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``.
 public func future<T: Sendable>(
     file: StaticString = #fileID,
     line: UInt = #line,

@@ -10,8 +10,8 @@ import Dispatch
 /// queue.delay(10.0) { /* … */ }               // run in ten seconds
 /// ```
 ///
-/// `Queue` only decides where a block runs; wrap it in a context with ``ExecutionContext/init(queue:)-(Queue)``
-/// (spelled `QueueContext(queue:)` in SimpleFutures code) to run callbacks on it.
+/// `Queue` only decides where a block runs; wrap it in a context with `QueueContext(queue:)` (an
+/// ``ExecutionContext``) to run callbacks on it.
 public struct Queue: Sendable {
     /// The main queue.
     public static let main = Queue(DispatchQueue.main)

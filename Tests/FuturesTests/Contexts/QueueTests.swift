@@ -34,6 +34,7 @@ struct QueueTests {
         #expect(Queue.main.queue.label == DispatchQueue.main.label)
         #expect(Queue.global.queue.label == DispatchQueue.global().label)
         #expect(Queue("named").queue.label == "named")
+        #expect(Queue(DispatchQueue(label: "wrapped")).queue.label == "wrapped")
     }
 
     @Test func queueContextsRunTasksOnTheirQueue() async {

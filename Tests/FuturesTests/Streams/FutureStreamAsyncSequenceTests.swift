@@ -135,7 +135,7 @@ struct FutureStreamAsyncSequenceTests {
     }
 }
 
-/// How many subscribers a stream currently has (counted through a probe that cancels itself).
+/// How many subscribers a stream currently has.
 func subscriberCount<T>(_ stream: FutureStream<T>) -> Int {
     stream.subscriberCountForTesting
 }

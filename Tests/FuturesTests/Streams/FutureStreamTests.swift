@@ -289,6 +289,20 @@ struct FutureStreamTests {
         #expect(replay.values == Array(19_992..<20_000))
     }
 
+    @Test func aLongLivedStreamReleasesEveryResultThatLeftItsWindow() {
+        let promise = StreamPromise<Tracked>(capacity: 8)
+        let delivered = Counter()
+        promise.stream.onSuccess(context: immediate) { _ in delivered.increment() }
+        let weakValues = WeakList()
+        for _ in 0..<1_000 {
+            let value = Tracked()
+            weakValues.append(value)
+            promise.success(value)
+        }
+        #expect(delivered.value == 1_000)
+        #expect(weakValues.aliveCount == 8)
+    }
+
     @Test func aDeepChainOfImmediateStreamsDoesNotOverflowTheStack() {
         let promise = StreamPromise<Int>(capacity: 1)
         var stream = promise.stream
@@ -300,4 +314,15 @@ struct FutureStreamTests {
         promise.success(0)
         #expect(seen.values == [20_000])
     }
+}
+
+/// Weak references, to count how many objects are still alive.
+final class WeakList: @unchecked Sendable {
+    // Only used from the test's own thread.
+    private struct Entry {
+        weak var object: AnyObject?
+    }
+    private var entries: [Entry] = []
+    func append(_ object: AnyObject) { entries.append(Entry(object: object)) }
+    var aliveCount: Int { entries.filter { $0.object != nil }.count }
 }
