@@ -51,8 +51,8 @@ struct UntypedSequenceTests {
     }
 
     @Test func aLongSequenceIsCollectedInLinearTime() {
-        let futures = (0..<100_000).map { Future<Int, any Error>(value: $0) }
+        let futures = (0..<20_000).map { Future<Int, any Error>(value: $0) }
         let sum = futures.fold(context: immediate, initial: 0) { $0 + $1 }
-        #expect(sum.value == (0..<100_000).reduce(0, +))
+        #expect(sum.value == (0..<20_000).reduce(0, +))
     }
 }

@@ -137,7 +137,7 @@ struct CancelTokenTests {
     }
 
     @Test func concurrentCancelsAndCompletionsNeverRunACancelledCallback() async {
-        let rounds = 2_000
+        let rounds = 1_000
         let strays = Counter()
         let done = Promise<Void, Never>()
         let finished = Counter()
