@@ -49,6 +49,13 @@ public final class CancelToken: Sendable {
         lock.unlock()
     }
 
+    /// How many registrations the token currently remembers (for tests).
+    var registrationCountForTesting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return registrations.count
+    }
+
     /// Cancels every live registration made with this token on `owner`; returns whether there was one.
     func cancelRegistrations(on owner: AnyObject) -> Bool {
         guard !isUnused else { return false }

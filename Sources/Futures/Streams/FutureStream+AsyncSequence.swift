@@ -120,6 +120,10 @@ final class StreamConsumer<T: Sendable>: @unchecked Sendable {
 
     /// Takes the next buffered event, or waits for one; `nil` once stopped (or the task is cancelled).
     func next() async -> StreamEvent<T>? {
+        if Task.isCancelled {
+            stop()
+            return nil
+        }
         if let event = takeBuffered() { return event }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<StreamEvent<T>?, Never>) in

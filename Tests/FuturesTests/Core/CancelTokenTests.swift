@@ -136,6 +136,19 @@ struct CancelTokenTests {
         #expect(mapped.isFinished)
     }
 
+    @Test func aLongLivedTokenForgetsRegistrationsThatRanOrWhoseOwnerIsGone() {
+        let token = CancelToken()
+        let ran = Counter()
+        for value in 0..<10_000 {
+            Future<Int, any Error>(value: value).onSuccess(context: immediate, cancelToken: token) { _ in
+                ran.increment()
+            }
+            _ = Future<Int, any Error>().map(context: immediate, cancelToken: token) { $0 }  // dropped while pending
+        }
+        #expect(ran.value == 10_000)
+        #expect(token.registrationCountForTesting < 64)
+    }
+
     @Test func concurrentCancelsAndCompletionsNeverRunACancelledCallback() async {
         let rounds = 1_000
         let strays = Counter()
