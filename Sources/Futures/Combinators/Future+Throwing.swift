@@ -99,7 +99,7 @@ extension Future where E == any Error {
     /// (SimpleFutures' `andThen`, which passes the value rather than BrightFutures' `Result`).
     ///
     /// An unlabelled `andThen { … }` whose closure compiles for both forms picks BrightFutures'
-    /// ``andThen(context:callback:)`` (which passes a `Result`); pass `cancelToken:` to choose this one.
+    /// `andThen(context:callback:)` (which passes a `Result`); pass `cancelToken:` to choose this one.
     ///
     /// - Parameters:
     ///   - context: Where `completion` runs; ``defaultContext()`` if omitted.
