@@ -35,6 +35,31 @@ struct UntypedFutureTests {
         }
     }
 
+    @Test func unlabelledNonThrowingCallsPickBrightFuturesForms() {
+        DefaultExecutionContext.withDefault(immediate) {
+            let failed = Future<Int, any Error>(error: ParseError.notANumber("x"))
+            // BrightFutures' recover(context:task:) gives a future that cannot fail …
+            let recovered = failed.recover { _ in 0 }
+            #expect(type(of: recovered) == Future<Int, Never>.self)
+            #expect(recovered.value == 0)
+            // … a throwing closure reaches SimpleFutures' recover, which can.
+            let rethrown = failed.recover { error -> Int in throw error }
+            #expect(type(of: rethrown) == Future<Int, any Error>.self)
+            // andThen: a body that compiles for both gets BrightFutures' Result …
+            let seen = Recorder<String>()
+            _ = Future<Int, any Error>(value: 1).andThen { seen.append("\($0)") }
+            // … and `cancelToken:` selects SimpleFutures' value form.
+            _ = Future<Int, any Error>(value: 1).andThen(cancelToken: CancelToken()) { seen.append("\($0)") }
+            #expect(seen.values == ["success(1)", "1"])
+            // Collections: unlabelled `sequence()` and `traverse` are BrightFutures', with the same results.
+            let futures = [1, 2].map { Future<Int, any Error>(value: $0) }
+            #expect(futures.sequence().value == [1, 2])
+            #expect([1, 2].traverse(immediate) { Future<Int, any Error>(value: $0 * 2) }.value == [2, 4])
+            #expect(futures.sequence(context: immediate).value == [1, 2])
+            #expect([1, 2].traverse(context: immediate) { Future<Int, any Error>(value: $0 * 3) }.value == [3, 6])
+        }
+    }
+
     @Test func mapThatThrowsFailsTheFuture() {
         let mapped = Future<String, any Error>(value: "x").map(context: immediate) { try parse($0) }
         #expect(mapped.error as? ParseError == .notANumber("x"))
