@@ -11,6 +11,8 @@ extension FutureStream: AsyncSequence {
     /// failure is thrown (and ends that consumer's loop); to see failures as values, iterate
     /// ``results`` instead. A consumer that leaves its loop (`break`, `return`, a thrown error) or
     /// whose task is cancelled is unsubscribed and released; a cancelled task's loop simply ends.
+    /// A consumer slower than its producers buffers the values it has not taken yet (none is dropped:
+    /// every consumer sees every value once); the stream itself still keeps only `capacity` results.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(consumer: StreamConsumer(self))
     }
