@@ -15,6 +15,7 @@ LIBRARIES = ["Futures", "NIO", "OpenCombine", "AsyncAwait", "Closure"]
 OPS_PER_SAMPLE = {
     "W3a": 10_000, "W3b": 10_000, "W3b100k": 100_000,
     "W4": 1_000_000, "W4Completed": 1_000_000, "W6": 100_000,
+    "Streams.Memory1M": 1_000_000, "Streams.Memory10M": 10_000_000,
 }
 
 WORKLOADS = [
@@ -31,9 +32,14 @@ WORKLOADS = [
     ("Map", "one map on a pending future, immediate context"),
     ("MapCompleted", "one map on a completed future, immediate context"),
     ("W6", "2 threads race complete/observe on 100,000 promises"),
+    ("Streams.Map1", "one value through map + withFilter to 1 subscriber"),
+    ("Streams.Map8", "one value through map + withFilter to 8 subscribers"),
+    ("Streams.Memory1M", "1,000,000 values through a capacity-16 stream"),
+    ("Streams.Memory10M", "10,000,000 values through a capacity-16 stream"),
 ]
 
-UNIT = {"W3a": "promise", "W3b": "future", "W3b100k": "future", "W4": "step", "W4Completed": "step",
+UNIT = {"Streams.Memory1M": "value", "Streams.Memory10M": "value", "Streams.Map1": "value",
+        "Streams.Map8": "value", "W3a": "promise", "W3b": "future", "W3b100k": "future", "W4": "step", "W4Completed": "step",
         "W6": "promise"}
 
 TIME_FACTORS = {"ns": 1.0, "μs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -86,7 +92,7 @@ def per_op(results, bench, key):
         return None
     # Batch benchmarks: one sample is the whole workload, so divide by its size. The others are printed
     # per operation by the harness already (kilo / mega scaling factor, rows marked `*`).
-    return entry["p50"] / OPS_PER_SAMPLE.get(bench.split(".")[0], 1)
+    return entry["p50"] / OPS_PER_SAMPLE.get(bench.rsplit(".", 1)[0], 1)
 
 
 def per_sample(results, bench, key):
@@ -213,6 +219,18 @@ def main():
             print(f"| {bench}: a map on the immediate context ≤ 2 mallocs | {fmt_count(mallocs)} | "
                   f"{verdict(mallocs, 2)} | |")
     ratio_row("W6 Futures / NIO throughput ≥ 4×", "W6.Futures", "W6.NIO", 4, smaller=False)
+    for bench in ["Streams.Map1.Futures", "Streams.Map8.Futures"]:
+        ns = per_sample(results, bench, "time")
+        if ns:
+            rate = 1e3 / ns  # M values per second
+            print(f"| {bench}: ≥ 5 M values/s (one value = one `success`) | {rate:.2f} M values/s | "
+                  f"{verdict(rate, 5, smaller_is_better=False)} | |")
+    small = per_sample(results, "Streams.Memory1M.Futures", "rss")
+    large = per_sample(results, "Streams.Memory10M.Futures", "rss")
+    if small and large:
+        growth = large / small
+        print(f"| Streams: memory flat over 10 M values: peak RSS(10 M) / peak RSS(1 M) ≤ 1.1 | "
+              f"{large / 1e6:.0f} MB / {small / 1e6:.0f} MB = {growth:.2f} | {verdict(growth, 1.1)} | |")
 
 
 if __name__ == "__main__":

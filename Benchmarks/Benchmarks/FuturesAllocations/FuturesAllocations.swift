@@ -14,4 +14,5 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesW4()
     registerFuturesW5()
     registerFuturesW6()
+    registerFuturesStreams()
 }

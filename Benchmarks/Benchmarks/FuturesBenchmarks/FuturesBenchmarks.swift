@@ -26,4 +26,6 @@ let benchmarks: @Sendable () -> Void = {
     registerCompetitorsW5()
     registerFuturesW6()
     registerCompetitorsW6()
+    registerFuturesStreams()
+    registerCompetitorsStreams()
 }
