@@ -110,6 +110,14 @@ case "W6":
         }
     }
     precondition(ran.load(ordering: .relaxed) == count)
+case "Streams":  // one value through map + withFilter to one subscriber
+    let promise = StreamPromise<Int>(capacity: 16)
+    promise.stream
+        .map(context: immediateExecutionContext) { $0 + 1 }
+        .withFilter(context: immediateExecutionContext) { $0 % 2 == 0 }
+        .onSuccess(context: immediateExecutionContext) { consume($0) }
+    for value in 0..<count { promise.success(value) }
+    promise.finish()
 // SwiftNIO on an EmbeddedEventLoop, for instruction counts side by side with the Futures runs.
 case "W1.NIO":
     let loop = EmbeddedEventLoop()
