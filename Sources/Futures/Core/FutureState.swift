@@ -9,6 +9,10 @@
 ///     └─ requestCancellation: hands out the cancellation handlers (once)   completed, running
 /// ```
 ///
+/// Removable entries (wake-ups and cancellation handlers in a box) behave like their plain
+/// counterparts; while pending, ``remove(_:)`` takes one back, so an abandoned waiter or a disposed
+/// registration leaves nothing behind.
+///
 /// - A result is set at most once; a second `complete` is refused (`.alreadyCompleted`).
 /// - Callbacks take turns: while one runs (`isRunningCallbacks`), new ones are queued behind it.
 /// - Completing hands the whole list out; the state keeps only the result.
@@ -97,6 +101,33 @@ struct FutureState<T: Sendable, E: Error> {
         if let result { return result }
         callbacks.append(.wakeUp(wakeUp))
         return nil
+    }
+
+    @usableFromInline
+    enum RemovableRegistration {
+        /// Stored: it runs at completion (a wake-up) or at the first cancellation request (a handler),
+        /// unless removed first.
+        case stored
+        /// Completed: a wake-up must be called with this result now; a handler is never needed.
+        case completed(Result<T, E>)
+        /// Cancellation was already requested: a handler must run now (a wake-up is stored).
+        case cancellationRequested
+    }
+
+    /// Registers a wake-up or cancellation handler that can be removed again with ``remove(_:)``.
+    mutating func registerRemovable(_ entry: RemovableEntry<T, E>) -> RemovableRegistration {
+        if let result { return .completed(result) }
+        if isCancellationRequested, case .cancellation = entry.kind { return .cancellationRequested }
+        callbacks.append(.removable(entry))
+        return .stored
+    }
+
+    /// Takes back an entry registered with ``registerRemovable(_:)``; returns `false` if it is no
+    /// longer stored (it already ran or is about to, or the future completed and dropped it).
+    mutating func remove(_ entry: RemovableEntry<T, E>) -> Bool {
+        // Once completed the list only holds callbacks waiting for their turn: nothing removable.
+        guard result == nil else { return false }
+        return callbacks.remove(entry)
     }
 
     @usableFromInline

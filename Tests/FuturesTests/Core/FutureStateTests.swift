@@ -87,4 +87,60 @@ struct FutureStateTests {
         #expect(pending.registerWakeUp { _ in } == nil)
         #expect(pending.callbacks.count == 1)
     }
+
+    @Test func removableEntriesCanBeTakenBackWhilePendingAndOnlyOnce() {
+        var state = State(result: nil)
+        let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        let handler = RemovableEntry<Int, Never>(.cancellation {})
+        _ = state.register(.inline { _ in })
+        guard case .stored = state.registerRemovable(wakeUp), case .stored = state.registerRemovable(handler) else {
+            Issue.record("expected both to be stored")
+            return
+        }
+        #expect(state.callbacks.count == 3)
+        #expect(state.remove(wakeUp))
+        #expect(!state.remove(wakeUp), "a second removal finds nothing")
+        #expect(state.callbacks.count == 2, "the callback and the handler stay, in order")
+        #expect(state.remove(handler))
+        guard case .one(.inline) = state.callbacks else {
+            Issue.record("expected only the ordinary callback to remain")
+            return
+        }
+    }
+
+    @Test func removableHandlersAreHandedOutByACancellationRequestAndCannotBeRemovedAfterwards() {
+        var state = State(result: nil)
+        let handler = RemovableEntry<Int, Never>(.cancellation {})
+        let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        _ = state.registerRemovable(handler)
+        _ = state.registerRemovable(wakeUp)
+        #expect(state.requestCancellation().count == 1)
+        #expect(!state.remove(handler), "already handed out")
+        guard case .cancellationRequested = state.registerRemovable(RemovableEntry(.cancellation {})) else {
+            Issue.record("a handler registered after the request must run at once")
+            return
+        }
+        guard case .stored = state.registerRemovable(RemovableEntry(.wakeUp { _ in })) else {
+            Issue.record("a wake-up still waits for the result")
+            return
+        }
+        #expect(state.remove(wakeUp))
+    }
+
+    @Test func completingHandsOutRemovableWakeUpsAndNothingIsRemovableAfterwards() {
+        var state = State(result: nil)
+        let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        _ = state.registerRemovable(wakeUp)
+        guard case .run(let list) = state.complete(.success(1)) else {
+            Issue.record("expected .run")
+            return
+        }
+        #expect(list.count == 1)
+        #expect(!state.remove(wakeUp))
+        guard case .completed(let result) = state.registerRemovable(RemovableEntry(.wakeUp { _ in })) else {
+            Issue.record("expected .completed")
+            return
+        }
+        #expect(result.get() == 1)
+    }
 }
