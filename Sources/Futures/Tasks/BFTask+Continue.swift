@@ -1,0 +1,191 @@
+extension BFTask {
+    // MARK: - continueWith
+
+    /// Runs `block` with this task once it completes (whatever its state) and returns a task for
+    /// what `block` returns (Bolts' `continueWithExecutor:block:cancellationToken:`).
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives this (completed) task. Returning a value succeeds the new task with it;
+    ///     throwing faults it with the error (a cancellation error cancels it).
+    ///   - cancellationToken: Checked just before `block` would run: if cancellation was requested,
+    ///     `block` does not run and the new task is cancelled.
+    /// - Returns: A task completed with `block`'s outcome.
+    @discardableResult
+    public func continueWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<T>) throws -> U,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        continuation(executor, cancellationToken) { next, task in
+            next.complete(Result { try block(task) })
+        }
+    }
+
+    /// Runs `block` with this task once it completes and returns a task that completes when the task
+    /// `block` returns does: chaining without nesting (Bolts' block returning a `BFTask`).
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives this (completed) task and returns the next task; returning
+    ///     `BFTask.cancelled()` cancels the new task, throwing faults it.
+    ///   - cancellationToken: Checked just before `block` would run: if cancellation was requested,
+    ///     `block` does not run and the new task is cancelled.
+    /// - Returns: A task with the outcome of `block`'s task.
+    @discardableResult
+    public func continueWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<U>,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        continuation(executor, cancellationToken) { next, task in
+            do {
+                next.completeWith(try block(task).future)
+            } catch {
+                next.complete(.failure(error))
+            }
+        }
+    }
+
+    /// ``continueWith(executor:block:cancellationToken:)-(_,(BFTask<T>)->U,_)`` with the token before
+    /// the block, so the block can be a trailing closure: `task.continueWith(cancellationToken: token) { … }`.
+    @discardableResult
+    public func continueWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<T>) throws -> U
+    ) -> BFTask<U> {
+        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// ``continueWith(executor:block:cancellationToken:)-(_,(BFTask<T>)->BFTask<U>,_)`` with the token
+    /// before the block, so the block can be a trailing closure.
+    @discardableResult
+    public func continueWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<U>
+    ) -> BFTask<U> {
+        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    // MARK: - continueOnSuccessWith
+
+    /// Runs `block` with the result if this task succeeds; a fault or a cancellation passes straight
+    /// through to the returned task and `block` does not run (Bolts' `continueWithSuccessBlock:`), so a
+    /// chain needs one error handler, at its end.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives the result. Returning a value succeeds the new task; throwing faults it.
+    ///   - cancellationToken: Checked first: if cancellation was requested when this task completes,
+    ///     the new task is cancelled (even if this one faulted).
+    /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (T) throws -> U,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        continuation(executor, cancellationToken) { next, task in
+            switch task.future.result {
+            case .success(let value):
+                next.complete(Result { try block(value) })
+            case .failure(let error):
+                next.complete(.failure(error))
+            case nil:
+                preconditionFailure("a continuation runs only once its task has completed")
+            }
+        }
+    }
+
+    /// Runs `block` with the result if this task succeeds and continues with the task it returns
+    /// (chaining without nesting); a fault or a cancellation passes straight through.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives the result and returns the next task; returning `BFTask.cancelled()` cancels
+    ///     the new task, throwing faults it.
+    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (T) throws -> BFTask<U>,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        continuation(executor, cancellationToken) { next, task in
+            switch task.future.result {
+            case .success(let value):
+                do {
+                    next.completeWith(try block(value).future)
+                } catch {
+                    next.complete(.failure(error))
+                }
+            case .failure(let error):
+                next.complete(.failure(error))
+            case nil:
+                preconditionFailure("a continuation runs only once its task has completed")
+            }
+        }
+    }
+
+    /// ``continueOnSuccessWith(executor:block:cancellationToken:)-(_,(T)->U,_)`` with the token before
+    /// the block, so the block can be a trailing closure.
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (T) throws -> U
+    ) -> BFTask<U> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// ``continueOnSuccessWith(executor:block:cancellationToken:)-(_,(T)->BFTask<U>,_)`` with the token
+    /// before the block, so the block can be a trailing closure.
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (T) throws -> BFTask<U>
+    ) -> BFTask<U> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    // MARK: - Shared plumbing
+
+    /// Registers `body` to run on `executor` once this task completes, unless `token` was cancelled by
+    /// then (the new task is then cancelled). `body` completes the new task's cell.
+    private func continuation<U>(
+        _ executor: BFExecutor,
+        _ token: BFCancellationToken?,
+        _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
+    ) -> BFTask<U> {
+        let next = Future<U, any Error>()
+        let source = future
+        future.whenComplete(executor.context) { _ in
+            if token?.isCancellationRequested == true {
+                next.complete(.failure(FuturesError.cancelled))
+            } else {
+                body(next, BFTask(future: source))
+            }
+        }
+        return BFTask<U>(future: next)
+    }
+}
+
+extension BFTask {
+    /// Starts `block` on `executor` and returns a task for its value (Bolts' `taskFromExecutor:withBlock:`).
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` (at once, on this thread) if omitted.
+    ///   - block: Returns the value, or throws to fault the task (a cancellation error cancels it).
+    public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> T) {
+        self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
+    }
+
+    /// Starts `block` on `executor` and returns a task that completes when the task `block` returns does.
+    public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> BFTask<T>) {
+        self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
+    }
+}
