@@ -22,7 +22,8 @@ extension CancellationToken {
     /// - Returns: A registration; ``CancellationRegistration/dispose()`` unregisters `block`, which
     ///   then never starts.
     @discardableResult
-    public func registerCancellationObserver(_ block: @escaping @Sendable () -> Void) -> BFCancellationTokenRegistration {
+    public func registerCancellationObserver(_ block: @escaping @Sendable () -> Void) -> BFCancellationTokenRegistration
+    {
         onCancellationRequested(block)
     }
 }

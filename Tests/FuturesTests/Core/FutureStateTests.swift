@@ -98,10 +98,10 @@ struct FutureStateTests {
             return
         }
         #expect(state.callbacks.count == 3)
-        #expect(state.remove(wakeUp))
-        #expect(!state.remove(wakeUp), "a second removal finds nothing")
+        #expect(removed(&state, wakeUp))
+        #expect(!removed(&state, wakeUp), "a second removal finds nothing")
         #expect(state.callbacks.count == 2, "the callback and the handler stay, in order")
-        #expect(state.remove(handler))
+        #expect(removed(&state, handler))
         guard case .one(.inline) = state.callbacks else {
             Issue.record("expected only the ordinary callback to remain")
             return
@@ -115,7 +115,7 @@ struct FutureStateTests {
         _ = state.registerRemovable(handler)
         _ = state.registerRemovable(wakeUp)
         #expect(state.requestCancellation().count == 1)
-        #expect(!state.remove(handler), "already handed out")
+        #expect(!removed(&state, handler), "already handed out")
         guard case .cancellationRequested = state.registerRemovable(RemovableEntry(.cancellation {})) else {
             Issue.record("a handler registered after the request must run at once")
             return
@@ -124,7 +124,7 @@ struct FutureStateTests {
             Issue.record("a wake-up still waits for the result")
             return
         }
-        #expect(state.remove(wakeUp))
+        #expect(removed(&state, wakeUp))
     }
 
     @Test func completingHandsOutRemovableWakeUpsAndNothingIsRemovableAfterwards() {
@@ -136,11 +136,15 @@ struct FutureStateTests {
             return
         }
         #expect(list.count == 1)
-        #expect(!state.remove(wakeUp))
+        #expect(!removed(&state, wakeUp))
         guard case .completed(let result) = state.registerRemovable(RemovableEntry(.wakeUp { _ in })) else {
             Issue.record("expected .completed")
             return
         }
         #expect(result.get() == 1)
+    }
+
+    private func removed(_ state: inout State, _ entry: RemovableEntry<Int, Never>) -> Bool {
+        state.remove(entry)
     }
 }
