@@ -180,11 +180,13 @@ extension BFTask {
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` (at once, on this thread) if omitted.
     ///   - block: Returns the value, or throws to fault the task (a cancellation error cancels it).
+    @_disfavoredOverload
     public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> T) {
         self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
     }
 
-    /// Starts `block` on `executor` and returns a task that completes when the task `block` returns does.
+    /// Starts `block` on `executor` and returns a task that completes when the task `block` returns does
+    /// (preferred over the value form when `block` returns a task, so tasks never nest).
     public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> BFTask<T>) {
         self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
     }
