@@ -69,6 +69,32 @@ extension BFTask {
         continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
+    /// ``continueWith(executor:block:cancellationToken:)-(_,(BFTask<T>)->U,_)`` for a block that returns
+    /// nothing: gives a `BFTask<Void>`.
+    ///
+    /// Exists so that a multi-statement block without `return`, where a `BFTask<Void>` is expected, is
+    /// not mistaken for a block returning a task.
+    @discardableResult
+    public func continueWith(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<T>) throws -> Void,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<Void> {
+        continuation(executor, cancellationToken) { next, task in
+            next.complete(Result { try block(task) })
+        }
+    }
+
+    /// The `Void` block form with the token before the block (trailing-closure friendly).
+    @discardableResult
+    public func continueWith(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<T>) throws -> Void
+    ) -> BFTask<Void> {
+        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
     // MARK: - continueOnSuccessWith
 
     /// Runs `block` with the result if this task succeeds; a fault or a cancellation passes straight
@@ -149,6 +175,36 @@ extension BFTask {
         cancellationToken: BFCancellationToken?,
         block: @escaping @Sendable (T) throws -> BFTask<U>
     ) -> BFTask<U> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// ``continueOnSuccessWith(executor:block:cancellationToken:)-(_,(T)->U,_)`` for a block that returns
+    /// nothing: gives a `BFTask<Void>` (see the `Void` form of `continueWith` for why it exists).
+    @discardableResult
+    public func continueOnSuccessWith(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (T) throws -> Void,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<Void> {
+        continuation(executor, cancellationToken) { next, task in
+            switch task.future.result {
+            case .success(let value):
+                next.complete(Result { try block(value) })
+            case .failure(let error):
+                next.complete(.failure(error))
+            case nil:
+                preconditionFailure("a continuation runs only once its task has completed")
+            }
+        }
+    }
+
+    /// The `Void` block form with the token before the block (trailing-closure friendly).
+    @discardableResult
+    public func continueOnSuccessWith(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (T) throws -> Void
+    ) -> BFTask<Void> {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 

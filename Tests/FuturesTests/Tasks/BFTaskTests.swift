@@ -131,6 +131,34 @@ struct BFTaskContinuationTests {
         #expect(thrownCancellation.isCancelled)
     }
 
+    @Test func overloadsPickChainingAndVoidBlocksWithoutNesting() {
+        let task = BFTask(result: 1)
+        let text = BFTask(result: "x")
+        let source = BFCancellationTokenSource()
+        let runs = Counter()
+        #expect(type(of: task.continueWith { _ in text }) == BFTask<String>.self)
+        #expect(type(of: task.continueWith { $0.result! + 1 }) == BFTask<Int>.self)
+        #expect(type(of: task.continueOnSuccessWith { _ in text }) == BFTask<String>.self)
+        #expect(type(of: task.continueWith(cancellationToken: source.token) { _ in text }) == BFTask<String>.self)
+        // A multi-statement block without `return` where a `BFTask<Void>` is expected.
+        func sideEffects() -> BFTask<Void> {
+            task.continueWith { _ in
+                runs.increment()
+                runs.increment()
+            }
+        }
+        func sideEffectsOnSuccess() -> BFTask<Void> {
+            task.continueOnSuccessWith(cancellationToken: source.token) { _ in
+                runs.increment()
+                runs.increment()
+            }
+        }
+        #expect(sideEffects().isCompleted && sideEffectsOnSuccess().isCompleted)
+        #expect(runs.value == 4)
+        let voidTask: BFTask<Void> = task.continueWith { _ in BFTask(result: ()) }
+        #expect(voidTask.isCompleted)
+    }
+
     @Test func aSetTokenCancelsTheContinuationWithoutRunningTheBlock() {
         let source = BFCancellationTokenSource()
         let ran = Counter()
@@ -231,13 +259,11 @@ struct BFExecutorTests {
         let inlineDepths = Recorder<Int>()
         let done = DispatchSemaphore(value: 0)
         @Sendable func nest(_ depth: Int) {
-            let ranInline = LockedBox(false)
             let caller = ObjectIdentifier(Thread.current)
             BFTask(result: ()).continueWith { _ in
-                ranInline.value = ObjectIdentifier(Thread.current) == caller
+                if ObjectIdentifier(Thread.current) == caller { inlineDepths.append(depth) }
                 if depth < 30 { nest(depth + 1) } else { done.signal() }
             }
-            if ranInline.value { inlineDepths.append(depth) }
         }
         nest(1)
         done.wait()
