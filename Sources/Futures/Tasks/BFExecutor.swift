@@ -35,27 +35,18 @@ public struct BFExecutor: Sendable {
     /// The queue's `maxConcurrentOperationCount` and suspension apply. Do not cancel the queue's
     /// operations: a dropped block would stall the callbacks queued behind it on the same task.
     public init(operationQueue: OperationQueue) {
-        self.context = ExecutionContext { block in operationQueue.addOperation(block) }
+        self.context = operationQueue.context
     }
 
     /// Bolts' default executor: runs the block at once, on the thread that completed the task (or
     /// that added the continuation), until ``maxInlineDepth`` such blocks are nested on this thread's
     /// stack; deeper, it hops to a global dispatch queue, so long synchronous chains cannot overflow
-    /// the stack.
-    public static let `default` = BFExecutor(
-        context: ExecutionContext { block in
-            let trampoline = Trampoline.current
-            if trampoline.contextDepth < BFExecutor.maxInlineDepth {
-                trampoline.contextDepth += 1
-                block()
-                trampoline.contextDepth -= 1
-            } else {
-                DispatchQueue.global().async(execute: block)
-            }
-        })
+    /// the stack. It is the library's ``maxStackDepthExecutionContext``.
+    public static let `default` = BFExecutor(context: maxStackDepthExecutionContext)
 
-    /// How many blocks ``default`` nests on one thread before it hops to a queue (Bolts uses 20).
-    public static let maxInlineDepth = 20
+    /// How many blocks ``default`` nests on one thread before it hops to a queue (20, as in Bolts);
+    /// shared with ``maxStackDepthExecutionContext``, which ``default`` is.
+    public static var maxInlineDepth: Int { maxStackDepthExecutionContextLimit }
 
     /// Runs every block at once, on the calling thread (Bolts' `immediateExecutor`). Stack-safe: the
     /// library trampolines long chains of immediate continuations.

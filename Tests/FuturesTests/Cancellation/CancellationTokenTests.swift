@@ -7,7 +7,7 @@ import Testing
 func storedEntryCount<T, E>(_ future: Future<T, E>) -> Int {
     future.lock.lock()
     defer { future.lock.unlock() }
-    return future.state.callbacks.count
+    return future.state.waitingCallbacks.count
 }
 
 /// An object whose lifetime the tests watch through a weak reference.
@@ -118,16 +118,16 @@ struct CancellationTokenTests {
         #expect(now.isCancellationRequested)
 
         let stopped = CancellationSource()
-        stopped.cancel(afterDelay: 1)
+        stopped.cancel(afterDelay: 20)
         stopped.cancel(afterDelay: -1)
         let later = CancellationSource()
         let fired = Promise<Void, Never>()
         later.token.onCancellationRequested { fired.success(()) }
-        later.cancel(afterDelay: 30)
-        later.cancel(afterDelay: 20)  // replaces the 30 ms one
+        later.cancel(afterDelay: 200)
+        later.cancel(afterDelay: 100)  // replaces the 200 ms one
         await fired.future.get()
         #expect(later.isCancellationRequested)
-        // `stopped`'s 1 ms cancellation was due long before `later`'s: it was stopped, so it did nothing.
+        // `stopped`'s 20 ms cancellation was due long before `later`'s: it was stopped, so it did nothing.
         #expect(!stopped.isCancellationRequested)
     }
 

@@ -36,7 +36,7 @@ struct FutureStateTests {
             return
         }
         #expect(list.count == 3)
-        #expect(state.callbacks.isEmpty)
+        #expect(state.waitingCallbacks.isEmpty)
         #expect(state.isRunningCallbacks)
     }
 
@@ -67,17 +67,33 @@ struct FutureStateTests {
         #expect(done.takeTurnIfCompleted() == nil)
     }
 
-    @Test func cancellationHandlersAreHandedOutOnceAndOnlyWhilePending() {
+    @Test func cancellationHandlersAreHandedOutAndOnlyWhilePending() {
         var state = State(result: nil)
         _ = state.register(.inline { _ in })
-        #expect(state.registerCancellationHandler {} == .stored)
-        #expect(state.registerCancellationHandler {} == .stored)
-        #expect(state.requestCancellation().count == 2)
-        #expect(state.callbacks.count == 1, "the ordinary callback stays")
-        #expect(state.requestCancellation().isEmpty, "a second request runs nothing")
-        #expect(state.registerCancellationHandler {} == .runNow)
+        #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .stored)
+        #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .stored)
+        #expect(state.takeCancellationHandlers().count == 2)
+        #expect(state.waitingCallbacks.count == 1, "the ordinary callback stays")
+        #expect(state.takeCancellationHandlers().isEmpty, "handlers are handed out once")
+        #expect(state.registerCancellationHandler({}, alreadyRequested: true) == .runNow)
         _ = state.complete(.success(1))
-        #expect(state.registerCancellationHandler {} == .dropped)
+        #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .dropped)
+        #expect(state.takeCancellationHandlers().isEmpty)
+    }
+
+    @Test func callbacksQueuedDuringATurnAreHandedOutWhenItEnds() {
+        var state = State(result: .success(1))
+        guard case .runNow = state.register(.inline { _ in }) else {
+            Issue.record("expected .runNow")
+            return
+        }
+        for _ in 0..<3 { _ = state.register(.inline { _ in }) }
+        #expect(state.waitingCallbacks.count == 3)
+        #expect(state.endTurn()?.count == 3)
+        #expect(state.isRunningCallbacks, "the turn stays taken while the queue runs")
+        #expect(state.endTurn() == nil)
+        #expect(!state.isRunningCallbacks)
+        #expect(state.result.map { $0.get() } == 1)
     }
 
     @Test func wakeUpsRegisteredOnACompletedStateGetTheResultAtOnce() {
@@ -85,7 +101,7 @@ struct FutureStateTests {
         #expect(state.registerWakeUp { _ in }.map { $0.get() } == 3)
         var pending = State(result: nil)
         #expect(pending.registerWakeUp { _ in } == nil)
-        #expect(pending.callbacks.count == 1)
+        #expect(pending.waitingCallbacks.count == 1)
     }
 
     @Test func removableEntriesCanBeTakenBackWhilePendingAndOnlyOnce() {
@@ -93,16 +109,18 @@ struct FutureStateTests {
         let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
         let handler = RemovableEntry<Int, Never>(.cancellation {})
         _ = state.register(.inline { _ in })
-        guard case .stored = state.registerRemovable(wakeUp), case .stored = state.registerRemovable(handler) else {
+        guard case .stored = state.registerRemovable(wakeUp, alreadyRequested: false),
+            case .stored = state.registerRemovable(handler, alreadyRequested: false)
+        else {
             Issue.record("expected both to be stored")
             return
         }
-        #expect(state.callbacks.count == 3)
+        #expect(state.waitingCallbacks.count == 3)
         #expect(removed(&state, wakeUp))
         #expect(!removed(&state, wakeUp), "a second removal finds nothing")
-        #expect(state.callbacks.count == 2, "the callback and the handler stay, in order")
+        #expect(state.waitingCallbacks.count == 2, "the callback and the handler stay, in order")
         #expect(removed(&state, handler))
-        guard case .one(.inline) = state.callbacks else {
+        guard case .one(.inline) = state.waitingCallbacks else {
             Issue.record("expected only the ordinary callback to remain")
             return
         }
@@ -112,36 +130,44 @@ struct FutureStateTests {
         var state = State(result: nil)
         let handler = RemovableEntry<Int, Never>(.cancellation {})
         let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
-        _ = state.registerRemovable(handler)
-        _ = state.registerRemovable(wakeUp)
-        #expect(state.requestCancellation().count == 1)
+        _ = state.registerRemovable(handler, alreadyRequested: false)
+        _ = state.registerRemovable(wakeUp, alreadyRequested: false)
+        #expect(state.takeCancellationHandlers().count == 1)
         #expect(!removed(&state, handler), "already handed out")
-        guard case .cancellationRequested = state.registerRemovable(RemovableEntry(.cancellation {})) else {
+        let late = RemovableEntry<Int, Never>(.cancellation {})
+        guard case .cancellationRequested = state.registerRemovable(late, alreadyRequested: true) else {
             Issue.record("a handler registered after the request must run at once")
             return
         }
-        guard case .stored = state.registerRemovable(RemovableEntry(.wakeUp { _ in })) else {
+        let lateWakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        guard case .stored = state.registerRemovable(lateWakeUp, alreadyRequested: true) else {
             Issue.record("a wake-up still waits for the result")
             return
         }
         #expect(removed(&state, wakeUp))
+        #expect(removed(&state, lateWakeUp))
+        #expect(state.waitingCallbacks.isEmpty)
     }
 
-    @Test func completingHandsOutRemovableWakeUpsAndNothingIsRemovableAfterwards() {
+    @Test func completingHandsOutRemovableEntriesAndNothingIsRemovableAfterwards() {
         var state = State(result: nil)
         let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
-        _ = state.registerRemovable(wakeUp)
+        let handler = RemovableEntry<Int, Never>(.cancellation {})
+        _ = state.registerRemovable(wakeUp, alreadyRequested: false)
+        _ = state.registerRemovable(handler, alreadyRequested: false)
         guard case .run(let list) = state.complete(.success(1)) else {
             Issue.record("expected .run")
             return
         }
-        #expect(list.count == 1)
-        #expect(!removed(&state, wakeUp))
-        guard case .completed(let result) = state.registerRemovable(RemovableEntry(.wakeUp { _ in })) else {
+        #expect(list.count == 2)
+        #expect(!removed(&state, wakeUp) && !removed(&state, handler))
+        let late = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        guard case .completed(let result) = state.registerRemovable(late, alreadyRequested: false) else {
             Issue.record("expected .completed")
             return
         }
         #expect(result.get() == 1)
+        #expect(state.takeCancellationHandlers().isEmpty)
     }
 
     private func removed(_ state: inout State, _ entry: RemovableEntry<Int, Never>) -> Bool {
