@@ -6,3 +6,5 @@ let doubled = promise.future.map(immediateExecutionContext) { $0 * 2 }
 promise.success(21)
 print("21 doubled:", doubled.forced())
 tourBrightFuturesContexts()
+tourBolts()
+tourCancellation()
