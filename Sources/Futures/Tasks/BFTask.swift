@@ -145,3 +145,20 @@ extension BFTask: BFTaskProtocol {
     /// This task.
     public var bfTask: BFTask<T> { self }
 }
+
+extension BFTask: CustomStringConvertible {
+    /// The state in Bolts' style: `BFTask<Int>(completed: true, cancelled: false, faulted: false, result: 5)`.
+    public var description: String {
+        guard let result = future.result else {
+            return "BFTask<\(T.self)>(completed: false, cancelled: false, faulted: false)"
+        }
+        switch result {
+        case .success(let value):
+            return "BFTask<\(T.self)>(completed: true, cancelled: false, faulted: false, result: \(value))"
+        case .failure(let error) where isCancellationError(error):
+            return "BFTask<\(T.self)>(completed: true, cancelled: true, faulted: false)"
+        case .failure(let error):
+            return "BFTask<\(T.self)>(completed: true, cancelled: false, faulted: true, error: \(error))"
+        }
+    }
+}

@@ -72,6 +72,32 @@ struct FutureOperationTests {
         #expect(handlerRuns.value == 1)
     }
 
+    @Test func aCancelledOperationReleasesWhatItCaptured() async {
+        weak var weakResource: Resource?
+        let started = Promise<Void, Never>()
+        let future: Future<Int, any Error>
+        do {
+            let resource = Resource()
+            weakResource = resource
+            future = Future { () async throws -> Int in
+                _ = resource
+                started.success(())
+                return try await Future<Int, Never>().get(onTaskCancellation: .stopWaiting)
+            }
+        }
+        await started.future.get()
+        future.requestCancellation()
+        await #expect(throws: CancellationError.self) { try await future.get() }
+        // The Swift task lets go of its closure just after completing the future: give it its turn.
+        var turns = 0
+        while weakResource != nil && turns < 100_000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(weakResource == nil)
+        #expect(storedEntryCount(future) == 0, "the cancellation handler (the task handle) was dropped")
+    }
+
     @Test func aRequestAfterCompletionDoesNothing() async {
         let future = Future { 1 }
         #expect(await future.get() == 1)

@@ -87,6 +87,17 @@ struct BFTaskStateTests {
         #expect(reports.values.count == 1)
     }
 
+    @Test func theDescriptionShowsTheState() {
+        #expect("\(BFTask(result: 5))" == "BFTask<Int>(completed: true, cancelled: false, faulted: false, result: 5)")
+        #expect("\(BFTask<Int>.cancelled())" == "BFTask<Int>(completed: true, cancelled: true, faulted: false)")
+        #expect(
+            "\(BFTask<Int>(error: TestError(code: 1)))"
+                == "BFTask<Int>(completed: true, cancelled: false, faulted: true, error: TestError(code: 1))")
+        let pending = BFTaskCompletionSource<Int>()
+        #expect("\(pending.task)" == "BFTask<Int>(completed: false, cancelled: false, faulted: false)")
+        pending.set(result: 0)
+    }
+
     @Test func waitUntilFinishedBlocksUntilAnotherThreadCompletes() {
         let source = BFTaskCompletionSource<Int>()
         DispatchQueue.global().async { source.set(result: 3) }
