@@ -208,6 +208,53 @@ extension BFTask {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
+    // MARK: - continueOnErrorWith
+
+    /// Runs `block` with the error if this task faults, to recover with a value (Bolts-Swift's
+    /// `continueOnErrorWith`); a success or a cancellation passes straight through and `block` does
+    /// not run.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives the error and returns a replacement result, or throws (faulting the new task
+    ///     with the thrown error; a cancellation error cancels it).
+    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    @discardableResult
+    public func continueOnErrorWith(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (any Error) throws -> T,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<T> {
+        continuation(executor, cancellationToken) { next, task in
+            if let error = task.error {
+                next.complete(Result { try block(error) })
+            } else {
+                next.completeWith(task.future)
+            }
+        }
+    }
+
+    /// Runs `block` with the error if this task faults and continues with the task it returns
+    /// (Bolts-Swift's `continueOnErrorWithTask`); a success or a cancellation passes straight through.
+    @discardableResult
+    public func continueOnErrorWith(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (any Error) throws -> BFTask<T>,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<T> {
+        continuation(executor, cancellationToken) { next, task in
+            if let error = task.error {
+                do {
+                    next.completeWith(try block(error).future)
+                } catch {
+                    next.complete(.failure(error))
+                }
+            } else {
+                next.completeWith(task.future)
+            }
+        }
+    }
+
     // MARK: - Shared plumbing
 
     /// Registers `body` to run on `executor` once this task completes, unless `token` was cancelled by

@@ -206,6 +206,25 @@ struct BFTaskContinuationTests {
         #expect((thrown.error as? TestError)?.code == 9)
     }
 
+    @Test func continueOnErrorWithRecoversFaultsOnly() {
+        let recovered = BFTask<Int>(error: TestError(code: 1)).continueOnErrorWith { error in
+            (error as? TestError)?.code ?? 0
+        }
+        #expect(recovered.result == 1)
+        let chained = BFTask<Int>(error: TestError(code: 2)).continueOnErrorWith { _ in BFTask(result: 20) }
+        #expect(chained.result == 20)
+        let ran = Counter()
+        let success = BFTask(result: 5).continueOnErrorWith { _ -> Int in
+            ran.increment()
+            return 0
+        }
+        let cancelled = BFTask<Int>.cancelled().continueOnErrorWith { _ -> Int in
+            ran.increment()
+            return 0
+        }
+        #expect(success.result == 5 && cancelled.isCancelled && ran.value == 0)
+    }
+
     @Test func aTokenCancelsAnOnSuccessContinuationEvenAfterAFault() {
         let source = BFCancellationTokenSource()
         source.cancel()
