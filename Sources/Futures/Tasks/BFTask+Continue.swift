@@ -259,6 +259,10 @@ extension BFTask {
 
     /// Registers `body` to run on `executor` once this task completes, unless `token` was cancelled by
     /// then (the new task is then cancelled). `body` completes the new task's cell.
+    ///
+    /// As in Bolts, continuations are independent: each is handed to its executor as soon as the task
+    /// completes (in registration order), so one waiting on a busy executor never holds back another.
+    /// (A `Future`'s callbacks instead take turns; here the turn only covers the hand-off.)
     private func continuation<U>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
@@ -266,11 +270,19 @@ extension BFTask {
     ) -> BFTask<U> {
         let next = Future<U, any Error>()
         let source = future
-        future.whenComplete(executor.context) { _ in
+        let run: @Sendable () -> Void = {
             if token?.isCancellationRequested == true {
                 next.complete(.failure(FuturesError.cancelled))
             } else {
                 body(next, BFTask(future: source))
+            }
+        }
+        let context = executor.context
+        future.whenComplete(immediateExecutionContext) { _ in
+            if context.isImmediate {
+                run()
+            } else {
+                context.execute(run)
             }
         }
         return BFTask<U>(future: next)

@@ -301,6 +301,19 @@ struct BFExecutorTests {
         #expect(Set(1...30).subtracting(inlineDepths.values) == [BFExecutor.maxInlineDepth + 1])
     }
 
+    @Test func aContinuationOnABusyExecutorDoesNotHoldBackTheNextOne() async throws {
+        // As in Bolts, continuations are independent (a Future's callbacks would take turns).
+        let stalled = DispatchQueue(label: "bf.stalled")
+        stalled.suspend()
+        let task = BFTask(result: 1)
+        let first = task.continueWith(executor: BFExecutor(dispatchQueue: stalled)) { _ in "first" }
+        let second = task.continueWith(executor: BFExecutor(dispatchQueue: .global())) { _ in "second" }
+        #expect(try await second.get() == "second")
+        #expect(!first.isCompleted)
+        stalled.resume()
+        #expect(try await first.get() == "first")
+    }
+
     @Test func theImmediateExecutorRunsOnTheCompletingThread() {
         let source = BFTaskCompletionSource<Int>()
         let thread = LockedBox<ObjectIdentifier?>(nil)
