@@ -14,6 +14,8 @@ let package = Package(
         // Only the interop products depend on these; the `Futures` library has no dependencies.
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // Documentation only (`swift package generate-documentation`); adds nothing to any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .target(

@@ -18,7 +18,7 @@ extension Futures.Future {
     }
 }
 
-/// A Combine publisher over a ``Futures/Future``: one value then `.finished`, or one failure.
+/// A Combine publisher over a `Future`: one value then `.finished`, or one failure.
 public struct FuturePublisher<T: Sendable, E: Error>: Publisher, Sendable {
     /// The future's value.
     public typealias Output = T

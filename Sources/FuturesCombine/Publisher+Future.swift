@@ -11,9 +11,9 @@ extension Publisher where Output: Sendable {
     /// Subscribes to this publisher and returns a future of its first value.
     ///
     /// The future succeeds with the first value (the subscription is then cancelled), fails with the
-    /// publisher's failure, or fails with ``Futures/FuturesError/noSuchElement`` if the publisher finishes
+    /// publisher's failure, or fails with `FuturesError.noSuchElement` if the publisher finishes
     /// without a value. Requesting cancellation of the future cancels the subscription and fails the
-    /// future with ``Futures/FuturesError/cancelled``.
+    /// future with `FuturesError.cancelled`.
     public func firstFuture() -> Futures.Future<Output, any Error> {
         let promise = Promise<Output, any Error>()
         let subscriber = FirstValueSubscriber<Output, Failure>(promise: promise)

@@ -39,7 +39,7 @@ extension EventLoopPromise where Value: Sendable {
 }
 
 extension EventLoopFuture where Value: Sendable {
-    /// This NIO future as a ``Futures/Future`` with an untyped error.
+    /// This NIO future as a `Future` with an untyped error.
     public var future: Futures.Future<Value, any Error> {
         Futures.Future(self)
     }

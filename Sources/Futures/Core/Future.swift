@@ -27,7 +27,8 @@ import Dispatch
 /// but its result: callbacks are released as soon as they have run.
 ///
 /// ## Writing
-/// The write end of a future is a ``Promise``, or the `complete` closure of ``init(resolver:)``.
+/// The write end of a future is a ``Promise``, or the `complete` closure of ``init(file:line:resolver:)``.
+@dynamicMemberLookup
 public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state`, `cancellationRequested`) is
     // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
