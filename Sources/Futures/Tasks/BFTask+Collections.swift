@@ -48,7 +48,7 @@ extension BFTask {
 }
 
 extension BFTask where T == any Sendable {
-    /// ``init(forCompletionOfAnyTask:)-(_)`` for tasks of different result types: the result is the
+    /// `init(forCompletionOfAnyTask:)` for tasks of different result types: the result is the
     /// first successful task's result, as `any Sendable`.
     public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol]) {
         let gather = AnyTaskGatherer<any Sendable>(count: tasks.count)

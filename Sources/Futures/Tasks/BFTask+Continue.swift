@@ -47,7 +47,7 @@ extension BFTask {
         }
     }
 
-    /// ``continueWith(executor:block:cancellationToken:)-(_,(BFTask<T>)->U,_)`` with the token before
+    /// `continueWith(executor:block:cancellationToken:)` with the token before
     /// the block, so the block can be a trailing closure: `task.continueWith(cancellationToken: token) { … }`.
     @discardableResult
     public func continueWith<U>(
@@ -58,7 +58,7 @@ extension BFTask {
         continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// ``continueWith(executor:block:cancellationToken:)-(_,(BFTask<T>)->BFTask<U>,_)`` with the token
+    /// `continueWith(executor:block:cancellationToken:)` with the token
     /// before the block, so the block can be a trailing closure.
     @discardableResult
     public func continueWith<U>(
@@ -69,7 +69,7 @@ extension BFTask {
         continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// ``continueWith(executor:block:cancellationToken:)-(_,(BFTask<T>)->U,_)`` for a block that returns
+    /// `continueWith(executor:block:cancellationToken:)` for a block that returns
     /// nothing: gives a `BFTask<Void>`.
     ///
     /// Exists so that a multi-statement block without `return`, where a `BFTask<Void>` is expected, is
@@ -156,7 +156,7 @@ extension BFTask {
         }
     }
 
-    /// ``continueOnSuccessWith(executor:block:cancellationToken:)-(_,(T)->U,_)`` with the token before
+    /// `continueOnSuccessWith(executor:block:cancellationToken:)` with the token before
     /// the block, so the block can be a trailing closure.
     @discardableResult
     public func continueOnSuccessWith<U>(
@@ -167,7 +167,7 @@ extension BFTask {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// ``continueOnSuccessWith(executor:block:cancellationToken:)-(_,(T)->BFTask<U>,_)`` with the token
+    /// `continueOnSuccessWith(executor:block:cancellationToken:)` with the token
     /// before the block, so the block can be a trailing closure.
     @discardableResult
     public func continueOnSuccessWith<U>(
@@ -178,7 +178,7 @@ extension BFTask {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// ``continueOnSuccessWith(executor:block:cancellationToken:)-(_,(T)->U,_)`` for a block that returns
+    /// `continueOnSuccessWith(executor:block:cancellationToken:)` for a block that returns
     /// nothing: gives a `BFTask<Void>` (see the `Void` form of `continueWith` for why it exists).
     @discardableResult
     public func continueOnSuccessWith(

@@ -133,7 +133,7 @@ extension Future {
 }
 
 /// Any ``BFTask``, whatever its result type: lets ``BFTask/init(forCompletionOfAllTasks:)`` and
-/// ``BFTask/init(forCompletionOfAnyTask:)-(_)`` take tasks of different result types in one array.
+/// `BFTask.init(forCompletionOfAnyTask:)` take tasks of different result types in one array.
 public protocol BFTaskProtocol: Sendable {
     /// The type of the task's result.
     associatedtype TaskResult: Sendable
