@@ -47,6 +47,18 @@ extension BFTask {
     }
 }
 
+extension BFTask where T == [any Sendable] {
+    /// `init(forCompletionOfAllTasksWithResults:)` for tasks of different result types: the results, in
+    /// list order, as `any Sendable`. Faults and cancellation as there.
+    public init(forCompletionOfAllTasksWithResults tasks: [any BFTaskProtocol]) {
+        let gather = AllTasksGatherer<any Sendable>(count: tasks.count, keepsResults: true)
+        for (index, task) in tasks.enumerated() {
+            observeErased(task) { outcome in gather.record(index, outcome) }
+        }
+        self.init(future: gather.future)
+    }
+}
+
 extension BFTask where T == any Sendable {
     /// `init(forCompletionOfAnyTask:)` for tasks of different result types: the result is the
     /// first successful task's result, as `any Sendable`.

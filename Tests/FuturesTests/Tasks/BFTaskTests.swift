@@ -435,6 +435,14 @@ struct BFTaskCombinationTests {
         #expect(BFTask<[Int]>(forCompletionOfAllTasksWithResults: [BFTask<Int>]()).result == [])
     }
 
+    @Test func allWithResultsAcceptsTasksOfDifferentTypes() {
+        let mixed = BFTask(forCompletionOfAllTasksWithResults: [BFTask(result: 1), BFTask(result: "two")])
+        #expect(mixed.result?.count == 2)
+        #expect(mixed.result?[0] as? Int == 1 && mixed.result?[1] as? String == "two")
+        let same = BFTask(forCompletionOfAllTasksWithResults: [BFTask(result: 1), BFTask(result: 2)])
+        #expect(type(of: same) == BFTask<[Int]>.self, "same types keep their type")
+    }
+
     @Test func allOfTenThousandTasksCompletes() {
         let sources = (0..<10_000).map { _ in BFTaskCompletionSource<Int>() }
         let all = BFTask(forCompletionOfAllTasksWithResults: sources.map(\.task))
