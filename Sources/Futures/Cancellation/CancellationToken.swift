@@ -50,6 +50,10 @@ public struct CancellationToken: Sendable {
         let remove = signal.registerCancellationHandler {
             if let handler = slot.take() { handler() }
         }
+        if remove == nil {
+            // Not stored: it already ran, or the observed work completed and it never will. Release it.
+            _ = slot.take()
+        }
         return CancellationRegistration(slot: slot, remove: remove)
     }
 }

@@ -177,6 +177,20 @@ struct CancellationProducerTests {
         #expect(runs.value == 1, "a completed future ignores further requests")
     }
 
+    @Test func registeringOnACompletedPromisesTokenStoresAndKeepsNothing() {
+        let promise = Promise<Int, Never>()
+        promise.success(1)
+        weak var weakResource: Resource?
+        let registration: CancellationRegistration
+        do {
+            let resource = Resource()
+            weakResource = resource
+            registration = promise.cancellationToken.onCancellationRequested { _ = resource }
+        }
+        #expect(!registration.isActive)
+        #expect(weakResource == nil)
+    }
+
     @Test func aRequestAfterCompletionReachesNobody() {
         let promise = Promise<Int, Never>()
         let runs = Counter()

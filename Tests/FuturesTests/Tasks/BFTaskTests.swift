@@ -340,20 +340,21 @@ struct BFExecutorTests {
         }
     }
 
-    @Test func theMainThreadExecutorRunsInlineWhenAlreadyOnTheMainThread() async {
-        let ranInline: Bool = await withCheckedContinuation { continuation in
+    @Test func theMainThreadExecutorRunsInlineExactlyWhenOnTheMainThread() async throws {
+        // From a block on the main queue: inline if that block runs on the main thread (Apple platforms,
+        // apps); otherwise (Linux under `dispatchMain()`, see above) re-queued on the main queue.
+        let (isMain, ranInline, later): (Bool, Bool, BFTask<Bool>) = await withCheckedContinuation { continuation in
             DispatchQueue.main.async {
-                guard Thread.isMainThread else {
-                    // See above: no main thread to be on in this environment.
-                    continuation.resume(returning: true)
-                    return
-                }
                 let ran = LockedBox(false)
-                BFTask(result: 1).continueWith(executor: .mainThread) { _ in ran.value = true }
-                continuation.resume(returning: ran.value)
+                let next = BFTask(result: 1).continueWith(executor: .mainThread) { _ -> Bool in
+                    ran.value = true
+                    return isOnMainQueue()
+                }
+                continuation.resume(returning: (Thread.isMainThread, ran.value, next))
             }
         }
-        #expect(ranInline)
+        #expect(ranInline == isMain)
+        #expect(try await later.get(), "either way the block ran on the main queue")
     }
 
     @Test func aDispatchQueueExecutorRunsOnItsQueue() async throws {
