@@ -91,6 +91,14 @@ public struct BFTask<T: Sendable>: Sendable {
         try await future.get()
     }
 
+    /// Waits like ``get()`` and reacts to cancellation of the awaiting Swift task as `policy` says (see
+    /// ``Future/get(onTaskCancellation:)``): `.stopWaiting` throws `CancellationError` and leaves nothing
+    /// behind; `.requestCancellation` asks the task's producer to stop (a ``BFTaskCompletionSource``
+    /// observes it through ``BFTaskCompletionSource/cancellationToken``) and waits for its answer.
+    public func get(onTaskCancellation policy: TaskCancellationPolicy) async throws -> T {
+        try await future.get(onTaskCancellation: policy)
+    }
+
     // MARK: - Conversions
 
     /// Views `future` as a task; no copy, the task and the future are the same cell. A failure with

@@ -87,6 +87,16 @@ struct BFTaskStateTests {
         #expect(reports.values.count == 1)
     }
 
+    @Test func awaitingATaskInACancelledSwiftTaskCanReachItsProducer() async {
+        let source = BFTaskCompletionSource<Int>()
+        source.cancellationToken.onCancellationRequested { source.trySetCancelled() }
+        let waiter = Task { try await source.task.get(onTaskCancellation: .requestCancellation) }
+        while storedEntryCount(source.task.future) != 2 { await Task.yield() }
+        waiter.cancel()
+        await #expect(throws: FuturesError.cancelled) { try await waiter.value }
+        #expect(source.task.isCancelled)
+    }
+
     @Test func theDescriptionShowsTheState() {
         #expect("\(BFTask(result: 5))" == "BFTask<Int>(completed: true, cancelled: false, faulted: false, result: 5)")
         #expect("\(BFTask<Int>.cancelled())" == "BFTask<Int>(completed: true, cancelled: true, faulted: false)")
