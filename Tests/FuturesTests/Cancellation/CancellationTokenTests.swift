@@ -279,6 +279,29 @@ struct CancellationProducerTests {
         #expect(reports.values.count == 1)
     }
 
+    @Test func completionCancellationAndRegistrationRaceSafely() {
+        // Under TSan in CI: completing, requesting cancellation and registering at once, from many threads.
+        for _ in 0..<50 {
+            let promise = Promise<Int, any Error>()
+            let handlerRuns = Counter()
+            let callbackRuns = Counter()
+            promise.future.onComplete(immediateExecutionContext) { _ in callbackRuns.increment() }
+            DispatchQueue.concurrentPerform(iterations: 12) { index in
+                switch index % 4 {
+                case 0: promise.tryFailure(FuturesError.cancelled)
+                case 1: promise.future.requestCancellation()
+                case 2: promise.trySuccess(index)
+                default:
+                    let registration = promise.onCancellationRequested { handlerRuns.increment() }
+                    if index % 8 == 3 { registration.dispose() }
+                }
+            }
+            #expect(callbackRuns.value == 1, "completed once, the callback ran once")
+            #expect(handlerRuns.value <= 3)
+            #expect(storedEntryCount(promise.future) == 0)
+        }
+    }
+
     @Test func aTokenRequestsCancellationOfALinkedFuture() {
         let source = CancellationSource()
         let promise = Promise<Int, any Error>()
