@@ -38,6 +38,17 @@ extension CancellationSource {
     /// A scheduled cancellation keeps the source alive until it fires; it does nothing if the source
     /// was cancelled or disposed meanwhile.
     public func cancel(afterDelay milliseconds: Int) {
+        cancel(afterDelay: milliseconds) { milliseconds, work in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: work)
+        }
+    }
+
+    /// ``cancel(afterDelay:)`` with the timer injected: `schedule` must run `work` once, after
+    /// `milliseconds` (tests run it by hand instead of waiting).
+    func cancel(
+        afterDelay milliseconds: Int,
+        schedule: (_ milliseconds: Int, _ work: @escaping @Sendable () -> Void) -> Void
+    ) {
         let generation = delayGeneration.withValue { value -> Int in
             value += 1
             return value
@@ -47,7 +58,7 @@ extension CancellationSource {
             cancel()
             return
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
+        schedule(milliseconds) {
             if self.delayGeneration.value == generation {
                 self.cancel()
             }
