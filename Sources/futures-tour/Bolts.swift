@@ -70,8 +70,10 @@ func tourBolts() {
     onQueue.waitUntilFinished()
     onOperations.waitUntilFinished()
     print("executors: dispatch queue \(onQueue.result!), operation queue \(onOperations.result!)")
+    // `.mainThread` runs inline on the main thread and otherwise queues on the main queue. (Where the
+    // main queue is drained by a worker thread, as under Linux's `dispatchMain()`, that is not inline.)
     let onMain = BFTask(result: 1).continueWith(executor: .mainThread) { _ in Thread.isMainThread }
-    print("mainThread executor, already on the main thread: ran inline \(onMain.isCompleted)")
+    print("mainThread executor: inline exactly when on the main thread: \(onMain.isCompleted == Thread.isMainThread)")
 
     // Conversions: a task is a Future<T, any Error>; cancelled ⇄ FuturesError.cancelled.
     let future = Future(BFTask<Int>.cancelled())
