@@ -178,6 +178,12 @@ struct BFTaskContinuationTests {
         #expect(runs.value == 4)
         let voidTask: BFTask<Void> = task.continueWith { _ in BFTask(result: ()) }
         #expect(voidTask.isCompleted)
+        // Objective-C Bolts' Swift spellings, with labels.
+        let labelled = task.continueWith(block: { $0.result! + 1 })
+        let withExecutor = task.continueWith(executor: .immediate, block: { _ in text })
+        let onSuccess = task.continueOnSuccessWith(block: { $0 * 3 })
+        let withToken = task.continueWith(executor: .immediate, block: { _ in 0 }, cancellationToken: source.token)
+        #expect(labelled.result == 2 && withExecutor.result == "x" && onSuccess.result == 3 && withToken.result == 0)
     }
 
     @Test func aSetTokenCancelsTheContinuationWithoutRunningTheBlock() {
