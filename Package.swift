@@ -8,6 +8,10 @@ let package = Package(
         .library(name: "Futures", targets: ["Futures"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
     ],
+    dependencies: [
+        // Test-only: `TestClock` lets the time-based tests advance virtual time instead of sleeping.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.6")
+    ],
     targets: [
         .target(
             name: "Futures",
@@ -20,7 +24,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuturesTests",
-            dependencies: ["Futures"],
+            dependencies: ["Futures", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
