@@ -5,3 +5,6 @@ let promise = Promise<Int, Never>()
 let doubled = promise.future.map(immediateExecutionContext) { $0 * 2 }
 promise.success(21)
 print("21 doubled:", doubled.forced())
+await tourDeferred()
+await tourTime()
+await tourCombinators()

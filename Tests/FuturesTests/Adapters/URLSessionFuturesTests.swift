@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// A session that never uses a proxy and gives up after 10 s, so no test can hang on the network.
-func makeTestSession() -> URLSession {
+func makeLoopbackSession() -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.connectionProxyDictionary = [:]
     configuration.timeoutIntervalForRequest = 10
@@ -16,7 +16,7 @@ func makeTestSession() -> URLSession {
     return URLSession(configuration: configuration)
 }
 
-func statusCode(_ response: URLResponse) -> Int? {
+func httpStatus(_ response: URLResponse) -> Int? {
     (response as? HTTPURLResponse)?.statusCode
 }
 
@@ -25,22 +25,23 @@ struct URLSessionFuturesTests {
     @Test func aSuccessfulRequestDeliversBodyAndStatus() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let (data, response) = try await makeTestSession().dataFuture(from: server.url("/ok")).get()
+        let (data, response) = try await makeLoopbackSession().dataFuture(from: server.url("/ok")).get()
         #expect(String(decoding: data, as: UTF8.self) == "hello")
-        #expect(statusCode(response) == 200)
+        #expect(httpStatus(response) == 200)
     }
 
     @Test func a404IsASuccessfulFutureCarryingTheStatus() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let (data, response) = try await makeTestSession().dataFuture(for: URLRequest(url: server.url("/nope"))).get()
-        #expect(statusCode(response) == 404)
+        let (data, response) = try await makeLoopbackSession().dataFuture(for: URLRequest(url: server.url("/nope")))
+            .get()
+        #expect(httpStatus(response) == 404)
         #expect(String(decoding: data, as: UTF8.self) == "not found")
     }
 
     @Test func aRefusedConnectionFailsTheFuture() async {
         let url = URL(string: "http://127.0.0.1:\(TestHTTPServer.closedPort())/ok")!
-        let result = await makeTestSession().dataFuture(from: url).resultWhenDone()
+        let result = await makeLoopbackSession().dataFuture(from: url).settledResult()
         guard case .failure(let error) = result else {
             Issue.record("expected a failure, got \(result)")
             return
@@ -52,11 +53,11 @@ struct URLSessionFuturesTests {
     @Test func cancellingAnInFlightRequestCancelsTheTaskAndFailsWithCancelled() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let future = makeTestSession().dataFuture(from: server.url("/hold"))
+        let future = makeLoopbackSession().dataFuture(from: server.url("/hold"))
         await server.holdArrived.get()
         #expect(!future.isCompleted)
         future.requestCancellation()
-        let result = await future.resultWhenDone()
+        let result = await future.settledResult()
         guard case .failure(let error) = result else {
             Issue.record("expected a failure, got \(result)")
             return
@@ -69,7 +70,7 @@ struct URLSessionFuturesTests {
     @Test func theDeferredFormSendsNothingUntilExecutedAndSendsAgainEachTime() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let request = makeTestSession().dataDeferred(from: server.url("/ok")).map { statusCode($0.1) }
+        let request = makeLoopbackSession().dataDeferred(from: server.url("/ok")).map { httpStatus($0.1) }
         #expect(server.requestedPaths.isEmpty)
         let first = try await request.run().get()
         let second = try await request.run().get()
@@ -80,14 +81,14 @@ struct URLSessionFuturesTests {
     @Test func cancellingARunningDeferredRequestCancelsItsTask() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let session = makeTestSession()
+        let session = makeLoopbackSession()
         let running = session.dataDeferred(from: server.url("/ok"))
             .flatMap { _ in session.dataDeferred(from: server.url("/hold")) }
-            .map { statusCode($0.1) }
+            .map { httpStatus($0.1) }
             .run()
         await server.holdArrived.get()
         running.requestCancellation()
-        let result = await running.resultWhenDone()
+        let result = await running.settledResult()
         guard case .failure(let error) = result else {
             Issue.record("expected a failure, got \(result)")
             return
@@ -101,7 +102,7 @@ struct URLSessionFuturesTests {
     @Test func theBlogsCallbackHellBecomesAChainPrintingFirstSecondFinally() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let session = makeTestSession()
+        let session = makeLoopbackSession()
         let url = server.url("/ok")
         let printed = Recorder<String>()
         let done = Promise<Void, Never>()
@@ -125,7 +126,7 @@ struct URLSessionFuturesTests {
 
 extension Future {
     /// Waits for the result without throwing (test helper).
-    func resultWhenDone() async -> Result<T, E> {
+    func settledResult() async -> Result<T, E> {
         do {
             return .success(try await get())
         } catch {

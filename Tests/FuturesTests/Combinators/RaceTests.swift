@@ -4,7 +4,7 @@ import Testing
 
 /// A pending future, completed by the test, that counts the cancellation requests it receives.
 /// (Writes the future directly, so runners a test leaves pending are not reported as dropped promises.)
-final class CancellablePromise<T: Sendable, E: Error>: Sendable {
+final class CancelCountingFuture<T: Sendable, E: Error>: Sendable {
     let future = Future<T, E>()
     let cancellations = Counter()
 
@@ -19,7 +19,7 @@ final class CancellablePromise<T: Sendable, E: Error>: Sendable {
 @Suite("race and firstCompleted(cancellingOthers:)", .timeLimit(.minutes(1)))
 struct RaceTests {
     @Test func theFirstSuccessWinsAndTheLosersAreCancelled() {
-        let runners = (0..<3).map { _ in CancellablePromise<Int, Flaky>() }
+        let runners = (0..<3).map { _ in CancelCountingFuture<Int, Flaky>() }
         let winner = Future.race(runners[0].future, runners[1].future, runners[2].future)
         runners[0].failure(.transient(0))  // a failure does not win a race
         #expect(!winner.isCompleted)
@@ -48,13 +48,13 @@ struct RaceTests {
     }
 
     @Test func aCancellationRequestOnTheRaceReachesEveryRunner() {
-        let runners = (0..<2).map { _ in CancellablePromise<Int, Flaky>() }
+        let runners = (0..<2).map { _ in CancelCountingFuture<Int, Flaky>() }
         Future.race(runners.map(\.future)).requestCancellation()
         #expect(runners.map(\.cancellations.value) == [1, 1])
     }
 
     @Test func firstCompletedTakesAFailureTooAndCancelsTheOthersOnRequest() {
-        let runners = (0..<3).map { _ in CancellablePromise<Int, Flaky>() }
+        let runners = (0..<3).map { _ in CancelCountingFuture<Int, Flaky>() }
         let first = runners.map(\.future).firstCompleted(cancellingOthers: true)
         runners[1].failure(.fatal(1))
         #expect(first.error == .fatal(1))
@@ -62,7 +62,7 @@ struct RaceTests {
     }
 
     @Test func firstCompletedWithoutCancellingLeavesTheOthersAlone() {
-        let runners = (0..<3).map { _ in CancellablePromise<Int, Flaky>() }
+        let runners = (0..<3).map { _ in CancelCountingFuture<Int, Flaky>() }
         let first = runners.map(\.future).firstCompleted(cancellingOthers: false)
         runners[2].success(2)
         #expect(first.value == 2)

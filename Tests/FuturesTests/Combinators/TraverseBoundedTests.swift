@@ -57,7 +57,7 @@ struct TraverseBoundedTests {
     }
 
     @Test func aFailureStopsStartingAndCancelsTheRunning() {
-        let runners = (0..<10).map { _ in CancellablePromise<Int, Flaky>() }
+        let runners = (0..<10).map { _ in CancelCountingFuture<Int, Flaky>() }
         let started = Counter()
         let result = (0..<10).traverse(maxConcurrent: 3, immediateExecutionContext) { index in
             started.increment()
@@ -73,7 +73,7 @@ struct TraverseBoundedTests {
     }
 
     @Test func cancellingStopsStartingAndFailsWithCancelledWhenTheErrorTypeCan() {
-        let runners = (0..<10).map { _ in CancellablePromise<Int, any Error>() }
+        let runners = (0..<10).map { _ in CancelCountingFuture<Int, any Error>() }
         let started = Counter()
         let result = (0..<10).traverse(maxConcurrent: 2, immediateExecutionContext) { index in
             started.increment()

@@ -21,7 +21,7 @@ struct RetryTests {
             await clock.advance(by: wait + tick)
         }
         #expect(expectedWaits == [.seconds(1), .seconds(2), .seconds(4)])
-        #expect(await retried.resultWhenDone() == .failure(.transient(4)))
+        #expect(await retried.settledResult() == .failure(.transient(4)))
         #expect(attempts.values.count == 4)
         // Each attempt starts no earlier than the sum of the waits before it.
         let starts = attempts.values
@@ -40,7 +40,7 @@ struct RetryTests {
             #expect(await waits.next() == .milliseconds(250))
             await clock.advance(by: .milliseconds(250) + tick)
         }
-        #expect(await retried.resultWhenDone() == .success("ok"))
+        #expect(await retried.settledResult() == .success("ok"))
         #expect(calls.value == 3)
     }
 
@@ -66,7 +66,7 @@ struct RetryTests {
             _ = await waits.next()
             await clock.advance(by: .seconds(1) + tick)
         }
-        #expect(await retried.resultWhenDone() == .failure(.fatal(3)))
+        #expect(await retried.settledResult() == .failure(.fatal(3)))
         #expect(calls.value == 3)
         #expect(asked.values == [.transient(1), .transient(2), .fatal(3)])
     }

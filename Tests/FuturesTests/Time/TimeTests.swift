@@ -47,7 +47,7 @@ struct TimeTests {
         await clock.advance(by: .seconds(2))
         #expect(!delayed.isCompleted)
         await clock.advance(by: .seconds(1) + tick)
-        #expect(await delayed.resultWhenDone() == .success(5))
+        #expect(await delayed.settledResult() == .success(5))
     }
 
     @Test func delayDelaysFailuresAndIsAsynchronousEvenForZero() async {
@@ -55,7 +55,7 @@ struct TimeTests {
         let failed = Future<Int, Flaky>(error: .fatal(1)).delay(for: .zero, clock: clock)
         #expect(!failed.isCompleted)
         await clock.advance(by: tick)
-        #expect(await failed.resultWhenDone() == .failure(.fatal(1)))
+        #expect(await failed.settledResult() == .failure(.fatal(1)))
     }
 
     @Test func cancellingADelayFailsAtOnceAndStopsTheWait() async {
@@ -104,7 +104,7 @@ struct TimeTests {
         await clock.advance(by: .seconds(4))
         #expect(!limited.isCompleted && cancelled.value == 0)
         await clock.advance(by: .seconds(1) + tick)
-        #expect(await limited.resultWhenDone() == .failure(.timedOut))
+        #expect(await limited.settledResult() == .failure(.timedOut))
         #expect(cancelled.value == 1)
         promise.failure(.fatal(0))  // the late result is ignored
         #expect(limited.error == .timedOut)
@@ -122,7 +122,7 @@ struct TimeTests {
         #expect(type(of: limited) == Future<Int, any Error>.self)
         _ = await waits.next()
         await clock.advance(by: .milliseconds(300) + tick)
-        let error = await limited.resultWhenDone().failureValue
+        let error = await limited.settledResult().failureIfAny
         #expect(error as? FuturesError == .timedOut)
     }
 
@@ -132,7 +132,7 @@ struct TimeTests {
         let limited = Future<Int, Flaky>().timeout(after: .seconds(1), clock: clock, failingWith: .transient(0))
         _ = await waits.next()
         await clock.advance(by: .seconds(1) + tick)
-        #expect(await limited.resultWhenDone() == .failure(.transient(0)))
+        #expect(await limited.settledResult() == .failure(.transient(0)))
     }
 
     @Test func timeoutPassesACancellationRequestToTheWork() {
@@ -146,7 +146,7 @@ struct TimeTests {
 }
 
 extension Result {
-    var failureValue: Failure? {
+    var failureIfAny: Failure? {
         if case .failure(let error) = self { return error }
         return nil
     }
