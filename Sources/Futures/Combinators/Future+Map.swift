@@ -2,6 +2,7 @@ extension Future {
     /// Transforms the value with `f`; a failure passes through unchanged (and `f` does not run).
     ///
     /// `f` runs on ``defaultContext()``.
+    @inlinable
     public func map<U>(_ f: @escaping @Sendable (T) -> U) -> Future<U, E> {
         map(defaultContext(), f: f)
     }
@@ -10,6 +11,7 @@ extension Future {
     ///
     /// On the immediate context and an already completed future, `f` runs right away on the calling
     /// thread and the returned future is already completed.
+    @inlinable
     public func map<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> U) -> Future<U, E> {
         if context.isImmediate, let mapped = withTurnIfCompleted({ Future<U, E>(result: $0.map(f)) }) {
             return mapped
@@ -22,6 +24,7 @@ extension Future {
     /// Continues with the future `f` returns for the value; a failure passes through (and `f` does not run).
     ///
     /// `f` runs on ``defaultContext()``. The returned future completes with the result of `f`'s future.
+    @inlinable
     public func flatMap<U>(_ f: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
         flatMap(defaultContext(), f: f)
     }
@@ -30,6 +33,7 @@ extension Future {
     ///
     /// A failure of this future, or of `f`'s future, fails the returned future. Chains of any depth
     /// complete in bounded stack space.
+    @inlinable
     public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
         if context.isImmediate,
             let next = withTurnIfCompleted({ result -> Future<U, E> in
@@ -54,11 +58,13 @@ extension Future {
     /// Continues with the `Result` that `f` returns for the value; a failure passes through.
     ///
     /// `f` runs on ``defaultContext()``.
+    @inlinable
     public func flatMap<U>(_ f: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
         flatMap(defaultContext(), f: f)
     }
 
     /// Continues with the `Result` that `f`, run on `context`, returns for the value.
+    @inlinable
     public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
         if context.isImmediate, let next = withTurnIfCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
             return next
@@ -69,11 +75,13 @@ extension Future {
     }
 
     /// Transforms the error with `f`; a success passes through unchanged. `f` runs on ``defaultContext()``.
+    @inlinable
     public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1) -> Future<T, E1> {
         mapError(defaultContext(), f: f)
     }
 
     /// Transforms the error with `f`, run on `context`; a success passes through unchanged.
+    @inlinable
     public func mapError<E1: Error>(_ context: ExecutionContext, f: @escaping @Sendable (E) -> E1) -> Future<T, E1> {
         if context.isImmediate, let mapped = withTurnIfCompleted({ Future<T, E1>(result: $0.mapError(f)) }) {
             return mapped

@@ -6,6 +6,7 @@ extension Future {
     ///   - callback: Receives the result. Callbacks of one future run one at a time, in registration
     ///     order; if the future is already completed, `callback` is scheduled at once.
     /// - Returns: This future, to chain further callbacks.
+    @inlinable
     @discardableResult
     public func onComplete(
         _ context: ExecutionContext = defaultContext(),
@@ -21,6 +22,7 @@ extension Future {
     ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
     ///   - callback: Receives the value, in its turn among this future's callbacks.
     /// - Returns: This future.
+    @inlinable
     @discardableResult
     public func onSuccess(
         _ context: ExecutionContext = defaultContext(),
@@ -38,6 +40,7 @@ extension Future {
     ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
     ///   - callback: Receives the error, in its turn among this future's callbacks.
     /// - Returns: This future.
+    @inlinable
     @discardableResult
     public func onFailure(
         _ context: ExecutionContext = defaultContext(),
@@ -58,6 +61,7 @@ extension Future {
     ///     BrightFutures.)
     ///   - callback: Receives the result; its return value is ignored.
     /// - Returns: A future with the same result, completed after `callback` has returned.
+    @inlinable
     public func andThen(
         context: ExecutionContext = defaultContext(),
         callback: @escaping @Sendable (Result<T, E>) -> Void

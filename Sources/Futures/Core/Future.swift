@@ -29,34 +29,61 @@ import Dispatch
 /// ## Writing
 /// The write end of a future is a ``Promise``, or the `complete` closure of ``init(resolver:)``.
 public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
-    // `@unchecked Sendable` is sound because all mutable state (`state`) is read and written only
-    // between `lock.lock()` and `lock.unlock()`; the lock's acquire/release ordering publishes it.
-    @usableFromInline
-    let lock = SpinLock()
+    // `@unchecked Sendable` is sound because all mutable state (`state`, `cancellationRequested`) is
+    // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
+    // ordering publishes it to the next holder.
+    //
+    // Field order matters for size: the state enum first, then the one-byte lock and flag packed
+    // behind it, so a pending future is a 16-byte header plus about 21 bytes.
 
     // Guarded by `lock`. Exclusivity is proven by the lock, so the runtime check is skipped.
     @usableFromInline
     @exclusivity(unchecked)
     var state: FutureState<T, E>
 
+    @usableFromInline
+    let lock: SpinLock
+
+    // Guarded by `lock`: cancellation was requested while the future was pending.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var cancellationRequested: Bool
+
+    // Guarded by `lock`: mirrors `state.result != nil`. A plain field, so that unspecialised code
+    // (deinitializers of generic classes) can test completion without instantiating the metadata of
+    // the generic state enum.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var completed: Bool
+
     /// Creates a pending future that never completes by itself.
     ///
     /// Useful as a placeholder; to complete a future later, create a ``Promise`` instead.
+    @inlinable
     public init() {
         self.state = FutureState(result: nil)
+        self.lock = SpinLock()
+        self.cancellationRequested = false
+        self.completed = false
     }
 
     /// Creates a future that is already completed with `result`.
+    @inlinable
     public init(result: Result<T, E>) {
         self.state = FutureState(result: result)
+        self.lock = SpinLock()
+        self.cancellationRequested = false
+        self.completed = true
     }
 
     /// Creates a future that is already completed successfully with `value`.
+    @inlinable
     public convenience init(value: T) {
         self.init(result: .success(value))
     }
 
     /// Creates a future that is already completed with `error`.
+    @inlinable
     public convenience init(error: E) {
         self.init(result: .failure(error))
     }
@@ -98,6 +125,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // MARK: - State
 
     /// The result, or `nil` while pending.
+    @inlinable
     public var result: Result<T, E>? {
         lock.lock()
         defer { lock.unlock() }
@@ -117,7 +145,12 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// `true` once the future has a result.
-    public var isCompleted: Bool { result != nil }
+    @inlinable
+    public var isCompleted: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return completed
+    }
 
     /// `true` if completed successfully.
     public var isSuccess: Bool { value != nil }
@@ -131,11 +164,12 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     ///
     /// Runs the wake-ups and the immediate callbacks on the calling thread (trampolined), and hands
     /// the others to their contexts in turn.
-    @usableFromInline
+    @inlinable
     @discardableResult
     func complete(_ result: Result<T, E>) -> Bool {
         lock.lock()
         let action = state.complete(result)
+        completed = true
         lock.unlock()
         switch action {
         case .alreadyCompleted:
@@ -152,7 +186,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// Completes this future with `other`'s result, when it has one.
-    @usableFromInline
+    @inlinable
     func completeWith(_ other: Future<T, E>) {
         if let result = other.result {
             complete(result)
@@ -162,7 +196,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// Registers `body` to run with the result on `context`, in its turn.
-    @usableFromInline
+    @inlinable
     func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
@@ -192,7 +226,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// Calls `wakeUp` as soon as the future completes (at once if it has), ahead of any callback's turn.
-    @usableFromInline
+    @inlinable
     func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
         lock.lock()
         let result = state.registerWakeUp(wakeUp)
@@ -203,10 +237,14 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // MARK: - Running callbacks
 
     /// Runs a freshly completed future's list: wake-ups at once, then the callbacks in turn.
-    @usableFromInline
+    @inlinable
     func runCompletion(_ list: CallbackList<T, E>, _ result: Result<T, E>) {
-        for index in 0..<list.count {
-            if case .wakeUp(let wakeUp) = list[index] { wakeUp(result) }
+        if case .many(let callbacks) = list {
+            for callback in callbacks {
+                if case .wakeUp(let wakeUp) = callback { wakeUp(result) }
+            }
+        } else if case .one(.wakeUp(let wakeUp)) = list {
+            wakeUp(result)
         }
         runTurns(list, from: 0, result)
     }
@@ -215,7 +253,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     ///
     /// Returns early when a callback was handed to another context: that context resumes the turns
     /// after the callback has run.
-    @usableFromInline
+    @inlinable
     func runTurns(_ list: CallbackList<T, E>, from start: Int, _ result: Result<T, E>) {
         var list = list
         var index = start
@@ -251,7 +289,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// Ends a turn taken by ``withTurnIfCompleted(_:)``, running whatever was queued meanwhile.
-    @usableFromInline
+    @inlinable
     func endTurn(_ result: Result<T, E>) {
         lock.lock()
         let queued = state.endTurn()
@@ -266,11 +304,11 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     // MARK: - Cancellation requests
 
-    /// Whether cancellation was requested while the future was pending.
+    /// Whether cancellation was requested while the future was pending (stays `true` once set).
     public var isCancellationRequested: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return state.isCancellationRequested
+        return cancellationRequested
     }
 
     /// Asks the producer of this future to stop; the first request while pending runs the handlers
@@ -280,7 +318,12 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// failing it with a cancellation error). On a completed future it does nothing.
     public func requestCancellation() {
         lock.lock()
-        let handlers = state.requestCancellation()
+        guard !cancellationRequested, state.result == nil else {
+            lock.unlock()
+            return
+        }
+        cancellationRequested = true
+        let handlers = state.takeCancellationHandlers()
         lock.unlock()
         for handler in handlers { handler() }
     }
@@ -291,7 +334,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// future completes first (the handler is then released).
     public func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
         lock.lock()
-        let action = state.registerCancellationHandler(handler)
+        let action = state.registerCancellationHandler(handler, alreadyRequested: cancellationRequested)
         lock.unlock()
         if case .runNow = action { handler() }
     }

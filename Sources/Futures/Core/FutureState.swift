@@ -1,35 +1,68 @@
 /// The state machine of one future. Pure: no locking, no side effects.
 ///
 /// ```
-///            complete(r)                         last turn ends, list empty
-///  pending ─────────────▶ completed, running ─────────────────────────────▶ completed, idle
-///     │  ▲ register:        │  ▲ register: queued                               │
-///     │  └─ queued          │  └─ (runs in its turn)                            │ register:
-///     │                     │                                                   ▼ takes the turn
-///     └─ requestCancellation: hands out the cancellation handlers (once)   completed, running
+///             complete(r), no callbacks
+///   pending ──────────────────────────────▶ idle(r) ◀──────────────┐
+///      │                                       │ register:          │ endTurn,
+///      │ complete(r), callbacks waiting        │ takes the turn     │ nothing queued
+///      ▼                                       ▼                    │
+///   running(r) ◀───────────────────────── running(r) ───────────────┘
+///      │  ▲ endTurn: hands out the queue       │
+///      │  └──────────────┐                     │ register while running
+///      ▼                 │                     ▼
+///   runningWithQueue(r, queued) ◀── register ──┘
 /// ```
 ///
-/// - A result is set at most once; a second `complete` is refused (`.alreadyCompleted`).
-/// - Callbacks take turns: while one runs (`isRunningCallbacks`), new ones are queued behind it.
-/// - Completing hands the whole list out; the state keeps only the result.
+/// - `pending` holds the waiting callbacks (and cancellation handlers, and wake-ups of waiters).
+/// - A result is set at most once: `complete` on any completed state is refused (`.alreadyCompleted`).
+/// - Callbacks take turns. While one runs (`running`), newly registered callbacks are queued behind it
+///   (`runningWithQueue`, which boxes its queue: it is the rare case, and keeping it out of line keeps
+///   every future small). Ending a turn hands out the queue or returns to `idle`.
+/// - Completing hands the whole list out; a completed state keeps only the result.
 ///
-/// ``Future`` holds this struct under its lock, calls one event, and performs the returned action
-/// after unlocking.
+/// ``Future`` holds this enum under its lock, calls one event, and performs the returned action after
+/// unlocking.
 @usableFromInline
-struct FutureState<T: Sendable, E: Error> {
-    @usableFromInline var result: Result<T, E>?
-    @usableFromInline var callbacks: CallbackList<T, E>
-    /// A callback's turn is in progress (only ever true once completed).
-    @usableFromInline var isRunningCallbacks: Bool
-    /// Cancellation was requested while pending.
-    @usableFromInline var isCancellationRequested: Bool
+enum FutureState<T: Sendable, E: Error> {
+    case pending(CallbackList<T, E>)
+    case idle(Result<T, E>)
+    case running(Result<T, E>)
+    case runningWithQueue(QueuedCallbacks<T, E>)
 
     @inlinable
     init(result: Result<T, E>?) {
-        self.result = result
-        self.callbacks = .empty
-        self.isRunningCallbacks = false
-        self.isCancellationRequested = false
+        if let result {
+            self = .idle(result)
+        } else {
+            self = .pending(.empty)
+        }
+    }
+
+    /// The result, or `nil` while pending.
+    @inlinable
+    var result: Result<T, E>? {
+        switch self {
+        case .pending: return nil
+        case .idle(let result), .running(let result): return result
+        case .runningWithQueue(let queued): return queued.result
+        }
+    }
+
+    /// Whether a callback's turn is in progress.
+    var isRunningCallbacks: Bool {
+        switch self {
+        case .pending, .idle: return false
+        case .running, .runningWithQueue: return true
+        }
+    }
+
+    /// The callbacks waiting: for completion while pending, for their turn while running.
+    var waitingCallbacks: CallbackList<T, E> {
+        switch self {
+        case .pending(let list): return list
+        case .idle, .running: return .empty
+        case .runningWithQueue(let queued): return queued.list
+        }
     }
 
     @usableFromInline
@@ -44,12 +77,12 @@ struct FutureState<T: Sendable, E: Error> {
 
     @inlinable
     mutating func complete(_ result: Result<T, E>) -> CompleteAction {
-        guard self.result == nil else { return .alreadyCompleted }
-        self.result = result
-        if callbacks.isEmpty { return .completed }
-        let list = callbacks
-        callbacks = .empty
-        isRunningCallbacks = true
+        guard case .pending(let list) = self else { return .alreadyCompleted }
+        if list.isEmpty {
+            self = .idle(result)
+            return .completed
+        }
+        self = .running(result)
         return .run(list)
     }
 
@@ -63,44 +96,59 @@ struct FutureState<T: Sendable, E: Error> {
 
     @inlinable
     mutating func register(_ callback: Callback<T, E>) -> RegisterAction {
-        if let result, !isRunningCallbacks {
-            isRunningCallbacks = true
+        switch self {
+        case .pending(var list):
+            self = .pending(.empty)  // release our reference so `list` appends in place
+            list.append(callback)
+            self = .pending(list)
+            return .stored
+        case .idle(let result):
+            self = .running(result)
             return .runNow(result)
+        case .running(let result):
+            self = .runningWithQueue(QueuedCallbacks(result: result, list: .one(callback)))
+            return .stored
+        case .runningWithQueue(let queued):
+            queued.list.append(callback)
+            return .stored
         }
-        callbacks.append(callback)
-        return .stored
     }
 
     /// Takes the turn if the future is completed and no callback is running.
     @inlinable
     mutating func takeTurnIfCompleted() -> Result<T, E>? {
-        guard let result, !isRunningCallbacks else { return nil }
-        isRunningCallbacks = true
+        guard case .idle(let result) = self else { return nil }
+        self = .running(result)
         return result
     }
 
     /// Ends a turn: returns the callbacks queued meanwhile (the turn stays taken), or gives it up.
     @inlinable
     mutating func endTurn() -> CallbackList<T, E>? {
-        if callbacks.isEmpty {
-            isRunningCallbacks = false
+        switch self {
+        case .running(let result):
+            self = .idle(result)
             return nil
+        case .runningWithQueue(let queued):
+            self = .running(queued.result)
+            return queued.list
+        case .pending, .idle:
+            preconditionFailure("Futures: a turn ended that was never taken")
         }
-        let list = callbacks
-        callbacks = .empty
-        return list
     }
 
     /// Registers a waiter; returns the result at once if there is one.
     @inlinable
     mutating func registerWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) -> Result<T, E>? {
-        if let result { return result }
-        callbacks.append(.wakeUp(wakeUp))
+        guard case .pending(var list) = self else { return result }
+        self = .pending(.empty)
+        list.append(.wakeUp(wakeUp))
+        self = .pending(list)
         return nil
     }
 
     @usableFromInline
-    enum CancellationRegistration {
+    enum CancellationRegistration: Equatable {
         case stored
         /// Cancellation was already requested: run the handler now.
         case runNow
@@ -108,18 +156,39 @@ struct FutureState<T: Sendable, E: Error> {
         case dropped
     }
 
-    mutating func registerCancellationHandler(_ handler: @escaping @Sendable () -> Void) -> CancellationRegistration {
-        if result != nil { return .dropped }
-        if isCancellationRequested { return .runNow }
-        callbacks.append(.cancellation(handler))
+    mutating func registerCancellationHandler(
+        _ handler: @escaping @Sendable () -> Void,
+        alreadyRequested: Bool
+    ) -> CancellationRegistration {
+        guard case .pending(var list) = self else { return .dropped }
+        if alreadyRequested { return .runNow }
+        self = .pending(.empty)
+        list.append(.cancellation(handler))
+        self = .pending(list)
         return .stored
     }
 
-    /// Marks cancellation requested; returns the handlers to run (only the first request while pending
-    /// gets any).
-    mutating func requestCancellation() -> [@Sendable () -> Void] {
-        guard result == nil, !isCancellationRequested else { return [] }
-        isCancellationRequested = true
-        return callbacks.removeCancellationHandlers()
+    /// Removes and returns the cancellation handlers of a pending future (none once completed).
+    mutating func takeCancellationHandlers() -> [@Sendable () -> Void] {
+        guard case .pending(var list) = self else { return [] }
+        self = .pending(.empty)
+        let handlers = list.removeCancellationHandlers()
+        self = .pending(list)
+        return handlers
+    }
+}
+
+/// Callbacks registered while another callback's turn was running, with the result they will get.
+///
+/// Mutated only under the owning future's lock.
+@usableFromInline
+final class QueuedCallbacks<T: Sendable, E: Error> {
+    @usableFromInline let result: Result<T, E>
+    @usableFromInline var list: CallbackList<T, E>
+
+    @inlinable
+    init(result: Result<T, E>, list: CallbackList<T, E>) {
+        self.result = result
+        self.list = list
     }
 }

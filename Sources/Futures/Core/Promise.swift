@@ -22,10 +22,11 @@
 public final class Promise<T: Sendable, E: Error>: Sendable {
     /// The future this promise completes.
     public let future: Future<T, E>
-    private let file: StaticString
-    private let line: UInt
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
 
     /// Creates a promise with a pending future. `file` and `line` name it in diagnostics.
+    @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.future = Future()
         self.file = file
@@ -41,6 +42,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     }
 
     /// Completes the future with `result`. A second completion is ignored and reported.
+    @inlinable
     public func complete(_ result: Result<T, E>, file: StaticString = #fileID, line: UInt = #line) {
         if !future.complete(result) {
             FuturesDiagnostics.report(.promiseCompletedTwice(file: "\(file)", line: line))
@@ -48,28 +50,33 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     }
 
     /// Completes the future with `value`. A second completion is ignored and reported.
+    @inlinable
     public func success(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
         complete(.success(value), file: file, line: line)
     }
 
     /// Completes the future with `error`. A second completion is ignored and reported.
+    @inlinable
     public func failure(_ error: E, file: StaticString = #fileID, line: UInt = #line) {
         complete(.failure(error), file: file, line: line)
     }
 
     /// Completes the future with `result` unless it is completed; returns whether this call completed it.
+    @inlinable
     @discardableResult
     public func tryComplete(_ result: Result<T, E>) -> Bool {
         future.complete(result)
     }
 
     /// Completes the future with `value` unless it is completed; returns whether this call completed it.
+    @inlinable
     @discardableResult
     public func trySuccess(_ value: T) -> Bool {
         future.complete(.success(value))
     }
 
     /// Completes the future with `error` unless it is completed; returns whether this call completed it.
+    @inlinable
     @discardableResult
     public func tryFailure(_ error: E) -> Bool {
         future.complete(.failure(error))

@@ -15,30 +15,48 @@
 @usableFromInline
 final class Trampoline {
     /// Frames a cascade may nest before further work is queued instead of called.
-    static let maxDepth = 48
+    @usableFromInline
+    static var maxDepth: Int { 48 }
 
     /// How many trampoline frames are active on this thread.
+    // Thread-confined (reached only through this thread's key), so exclusivity cannot be violated
+    // across threads; the runtime check is skipped on this hot path.
+    @usableFromInline
+    @exclusivity(unchecked)
     var depth = 0
     /// Work queued by frames that would have exceeded ``maxDepth``; run by the outermost frame.
+    @usableFromInline
+    @exclusivity(unchecked)
     var queued: [() -> Void] = []
     /// Depth of ``maxStackDepthExecutionContext`` tasks running inline on this thread.
+    @exclusivity(unchecked)
     var contextDepth = 0
 
     /// The calling thread's trampoline, created on first use and freed when the thread exits.
+    @inlinable
     static var current: Trampoline {
         if let raw = pthread_getspecific(trampolineKey) {
             return Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
         }
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func makeCurrent() -> Trampoline {
         let fresh = Trampoline()
         pthread_setspecific(trampolineKey, Unmanaged.passRetained(fresh).toOpaque())
         return fresh
     }
 
+    @usableFromInline
+    init() {}
+
     /// Runs `body` now if the stack allows, otherwise queues `deferred()` to run from the outermost frame.
     ///
     /// `body` and `deferred` must do the same work; `deferred` is only built (and allocated) on the
     /// rare deep path, so the common case costs no allocation.
-    @usableFromInline
+    @inlinable
     static func run(_ body: () -> Void, orQueue deferred: @autoclosure () -> (() -> Void)) {
         let trampoline = current
         if trampoline.depth >= maxDepth {
@@ -54,7 +72,8 @@ final class Trampoline {
     }
 
     /// Runs queued work, in FIFO order, until none is left. Called at depth 1 only.
-    private func runQueued() {
+    @usableFromInline
+    func runQueued() {
         var index = 0
         while index < queued.count {
             let job = queued[index]
@@ -69,7 +88,8 @@ final class Trampoline {
 }
 
 #if canImport(Darwin)
-    private let trampolineKey: pthread_key_t = {
+    @usableFromInline
+    let trampolineKey: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             Unmanaged<Trampoline>.fromOpaque(raw).release()
@@ -78,7 +98,8 @@ final class Trampoline {
         return key
     }()
 #else
-    private let trampolineKey: pthread_key_t = {
+    @usableFromInline
+    let trampolineKey: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }

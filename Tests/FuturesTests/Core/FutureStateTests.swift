@@ -36,7 +36,7 @@ struct FutureStateTests {
             return
         }
         #expect(list.count == 3)
-        #expect(state.callbacks.isEmpty)
+        #expect(state.waitingCallbacks.isEmpty)
         #expect(state.isRunningCallbacks)
     }
 
@@ -67,17 +67,33 @@ struct FutureStateTests {
         #expect(done.takeTurnIfCompleted() == nil)
     }
 
-    @Test func cancellationHandlersAreHandedOutOnceAndOnlyWhilePending() {
+    @Test func cancellationHandlersAreHandedOutAndOnlyWhilePending() {
         var state = State(result: nil)
         _ = state.register(.inline { _ in })
-        #expect(state.registerCancellationHandler {} == .stored)
-        #expect(state.registerCancellationHandler {} == .stored)
-        #expect(state.requestCancellation().count == 2)
-        #expect(state.callbacks.count == 1, "the ordinary callback stays")
-        #expect(state.requestCancellation().isEmpty, "a second request runs nothing")
-        #expect(state.registerCancellationHandler {} == .runNow)
+        #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .stored)
+        #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .stored)
+        #expect(state.takeCancellationHandlers().count == 2)
+        #expect(state.waitingCallbacks.count == 1, "the ordinary callback stays")
+        #expect(state.takeCancellationHandlers().isEmpty, "handlers are handed out once")
+        #expect(state.registerCancellationHandler({}, alreadyRequested: true) == .runNow)
         _ = state.complete(.success(1))
-        #expect(state.registerCancellationHandler {} == .dropped)
+        #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .dropped)
+        #expect(state.takeCancellationHandlers().isEmpty)
+    }
+
+    @Test func callbacksQueuedDuringATurnAreHandedOutWhenItEnds() {
+        var state = State(result: .success(1))
+        guard case .runNow = state.register(.inline { _ in }) else {
+            Issue.record("expected .runNow")
+            return
+        }
+        for _ in 0..<3 { _ = state.register(.inline { _ in }) }
+        #expect(state.waitingCallbacks.count == 3)
+        #expect(state.endTurn()?.count == 3)
+        #expect(state.isRunningCallbacks, "the turn stays taken while the queue runs")
+        #expect(state.endTurn() == nil)
+        #expect(!state.isRunningCallbacks)
+        #expect(state.result.map { $0.get() } == 1)
     }
 
     @Test func wakeUpsRegisteredOnACompletedStateGetTheResultAtOnce() {
@@ -85,6 +101,6 @@ struct FutureStateTests {
         #expect(state.registerWakeUp { _ in }.map { $0.get() } == 3)
         var pending = State(result: nil)
         #expect(pending.registerWakeUp { _ in } == nil)
-        #expect(pending.callbacks.count == 1)
+        #expect(pending.waitingCallbacks.count == 1)
     }
 }
