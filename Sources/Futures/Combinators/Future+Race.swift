@@ -20,7 +20,7 @@ extension Future {
 
     /// A future of the first of `futures` to succeed; the others are then asked to cancel.
     ///
-    /// See ``race(_:)-(Future<T,E>...)`` for success, failure, cancellation and the empty case.
+    /// See the variadic `race(_:)` for success, failure, cancellation and the empty case.
     public static func race(_ futures: some Sequence<Future<T, E>>) -> Future<T, E> {
         let inputs = Array(futures)
         if let empty = emptyInputFailure(inputs, operation: "race") { return empty }

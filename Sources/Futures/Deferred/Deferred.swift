@@ -27,7 +27,7 @@
 /// ## Failure, cancellation, stack depth
 /// A failing step skips the rest of the chain and delivers its error. Each execution is a ``Future``
 /// under the hood: a cancellation request on the future returned by ``run()`` reaches the step that is
-/// running at that moment (for example the `URLSessionTask` of ``Foundation/URLSession/dataDeferred(for:)``).
+/// running at that moment (for example the `URLSessionTask` of `URLSession.dataDeferred(for:)`).
 /// Starting a chain of any length uses bounded stack space.
 ///
 /// A `Deferred` is an immutable value: share and execute it from any thread.

@@ -10,7 +10,7 @@ extension Future {
     /// Which form you get depends on the failure type:
     /// - typed futures (this method): `Future<T, TimeoutError<E>>`, so "timed out" and every failure of
     ///   `E` stay distinguishable and exhaustive;
-    /// - `Future<T, any Error>`: ``timeout(after:clock:)-(_,_)`` keeps `any Error` and fails with
+    /// - `Future<T, any Error>`: `timeout(after:clock:)` in `extension Future where E == any Error` keeps `any Error` and fails with
     ///   ``FuturesError/timedOut``;
     /// - to keep a typed `E`, supply the error that means "timed out":
     ///   ``timeout(after:clock:failingWith:)``.
@@ -46,6 +46,9 @@ extension Future {
         timedOut: E1,
         _ transform: @escaping @Sendable (E) -> E1
     ) -> Future<T, E1> {
+        if let result {
+            return Future<T, E1>(result: result.mapError(transform))
+        }
         let limited = Future<T, E1>()
         let deadline = clock.now.advanced(by: duration)
         // The timer holds this future weakly: it only needs it to ask it to stop.

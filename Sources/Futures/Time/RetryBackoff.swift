@@ -24,22 +24,27 @@ public struct RetryBackoff: Sendable {
     public static var immediate: RetryBackoff { .constant(.zero) }
 
     /// A wait that starts at `initial` and is multiplied by `multiplier` before each further retry,
-    /// capped at `maximum` when given.
+    /// capped at `maximum` when given (and, to stay representable, at about 31 years in any case).
+    /// A `multiplier` that is negative counts as 0; one that is not finite counts as 1.
     public static func exponential(
         initial: Duration,
         multiplier: Double = 2,
         maximum: Duration? = nil
     ) -> RetryBackoff {
         RetryBackoff(delayBeforeRetry: { retry in
-            var delay = initial
-            for _ in 1..<max(retry, 1) {
-                delay = delay * multiplier
-                if let maximum, delay >= maximum { return maximum }
+            let ceiling = Swift.min(maximum ?? longestWait, longestWait)
+            let factor = multiplier.isFinite ? Swift.max(multiplier, 0) : 1
+            var delay = Swift.min(initial, ceiling)
+            for _ in 1..<Swift.max(retry, 1) {
+                if factor > 1 && delay >= ceiling / factor { return ceiling }
+                delay = delay * factor
             }
-            if let maximum, delay > maximum { return maximum }
-            return delay
+            return Swift.min(delay, ceiling)
         })
     }
+
+    /// The longest wait ``exponential(initial:multiplier:maximum:)`` grows to (10⁹ s, about 31 years).
+    private static let longestWait = Duration.seconds(1_000_000_000)
 
     /// The wait before retry number `retry` (1 before the second attempt); never negative.
     public func delay(beforeRetry retry: Int) -> Duration {

@@ -118,7 +118,7 @@ struct DeferredTests {
     @Test func aLongChainStartsAndCompletesInBoundedStack() {
         var chain = Deferred<Int, Never>.unit(0)
         for _ in 0..<100_000 {
-            chain = chain.flatMap { Deferred.unit($0 + 1) }.map { $0 }
+            chain = chain.flatMap { Deferred.unit($0 + 1) }
         }
         #expect(chain.run().value == 100_000)
     }

@@ -132,5 +132,8 @@ struct RetryTests {
         #expect(custom.delay(beforeRetry: 3) == .seconds(9))
         #expect(RetryBackoff.custom { _ in .seconds(-1) }.delay(beforeRetry: 1) == .zero)
         #expect(RetryBackoff.immediate.delay(beforeRetry: 4) == .zero)
+        let unbounded = RetryBackoff.exponential(initial: .seconds(1))
+        #expect(unbounded.delay(beforeRetry: 4) == .seconds(8))
+        #expect(unbounded.delay(beforeRetry: 500) == .seconds(1_000_000_000))
     }
 }
