@@ -7,6 +7,4 @@ public enum TimeoutError<Failure: Error>: Error {
     case failure(Failure)
 }
 
-extension TimeoutError: Sendable where Failure: Sendable {}
-
 extension TimeoutError: Equatable where Failure: Equatable {}

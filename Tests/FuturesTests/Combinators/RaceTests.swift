@@ -47,6 +47,15 @@ struct RaceTests {
         #expect(typed.error == .noSuchElement)
     }
 
+    @Test func anEmptyRaceOfAFailureTypeThatCannotSayNoInputTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Future<Int, Never>.race([Future<Int, Never>]())
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = [Future<Int, Flaky>]().firstCompleted(cancellingOthers: true)
+        }
+    }
+
     @Test func aCancellationRequestOnTheRaceReachesEveryRunner() {
         let runners = (0..<2).map { _ in CancelCountingFuture<Int, Flaky>() }
         Future.race(runners.map(\.future)).requestCancellation()
