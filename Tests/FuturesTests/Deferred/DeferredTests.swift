@@ -123,3 +123,40 @@ struct DeferredTests {
         #expect(chain.run().value == 100_000)
     }
 }
+
+@Suite("Deferred: retry and async get", .timeLimit(.minutes(1)))
+struct DeferredRetryTests {
+    @Test func retryRunsAFreshExecutionForEachAttempt() async {
+        let executions = Counter()
+        let flaky = Deferred<Int, Flaky> { complete in
+            let attempt = executions.increment()
+            complete(attempt < 3 ? .failure(.transient(attempt)) : .success(attempt))
+        }
+        let retried = flaky.retry(5)
+        #expect(executions.value == 0)
+        #expect(await retried.run().settledResult() == .success(3))
+        #expect(executions.value == 3)
+        #expect(await retried.run().settledResult() == .success(4))  // executing again retries again
+    }
+
+    @Test func retryWaitsOnTheClockAndHonoursWhile() async {
+        let clock = RecordingClock()
+        var waits = clock.waits.makeAsyncIterator()
+        let executions = Counter()
+        let failing = Deferred<Int, Flaky> { complete in complete(.failure(.transient(executions.increment()))) }
+            .retry(3, backoff: .constant(.seconds(2)), clock: clock, while: { $0 != .transient(2) })
+        let running = failing.run()
+        #expect(await waits.next() == .seconds(2))
+        await clock.advance(by: .seconds(2) + RecordingClock.tick)
+        #expect(await running.settledResult() == .failure(.transient(2)))
+        #expect(executions.value == 2)
+    }
+
+    @Test func getExecutesAndAwaits() async throws {
+        let executions = Counter()
+        let deferred = Deferred<Int, Flaky> { complete in complete(.success(executions.increment())) }
+        #expect(try await deferred.get() == 1)
+        #expect(try await deferred.get() == 2)
+        await #expect(throws: Flaky.fatal(1)) { try await Deferred<Int, Flaky>.failure(.fatal(1)).get() }
+    }
+}
