@@ -40,6 +40,14 @@ func tourDeferred() async {
     print("two runs:", await first.get(), await second.get(), "— executions:", executions.value)
     print("unit:", await Deferred<String, Never>.unit("a value, lifted").run().get())
 
+    // A Deferred is a factory, so it can be retried: every attempt is a fresh execution.
+    let attempts = SharedTally()
+    let flaky = Deferred<String, MirrorError> { complete in
+        complete(attempts.next() < 3 ? .failure(.offline) : .success("answered"))
+    }
+    let answer = await flaky.retry(5).run().settledResult()
+    print("retry of a Deferred:", answer, "after \(attempts.value) executions")
+
     // The future form of a request starts at once and can be cancelled.
     let response = await session.dataFuture(from: url).map { String(decoding: $0.0, as: UTF8.self) }
         .settledResult()
