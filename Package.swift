@@ -6,15 +6,39 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Futures", targets: ["Futures"]),
+        .library(name: "FuturesNIO", targets: ["FuturesNIO"]),
+        .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
     ],
     dependencies: [
+        // Only the interop products depend on these; the `Futures` library has no dependencies.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // Documentation only (`swift package generate-documentation`); adds nothing to any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Test-only: `TestClock` lets the time-based tests advance virtual time instead of sleeping.
-        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.6")
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.6"),
     ],
     targets: [
         .target(
             name: "Futures",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "FuturesNIO",
+            dependencies: ["Futures", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "FuturesCombine",
+            dependencies: [
+                "Futures",
+                .product(
+                    name: "OpenCombine",
+                    package: "OpenCombine",
+                    condition: .when(platforms: [.linux, .windows, .android, .wasi])
+                ),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
@@ -25,6 +49,21 @@ let package = Package(
         .testTarget(
             name: "FuturesTests",
             dependencies: ["Futures", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "FuturesNIOTests",
+            dependencies: [
+                "FuturesNIO",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "FuturesCombineTests",
+            dependencies: ["FuturesCombine"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -5,6 +5,7 @@ let promise = Promise<Int, Never>()
 let doubled = promise.future.map(immediateExecutionContext) { $0 * 2 }
 promise.success(21)
 print("21 doubled:", doubled.forced())
+tourBrightFuturesContexts()
 await tourDeferred()
 await tourTime()
 await tourCombinators()

@@ -30,7 +30,12 @@ public enum DefaultExecutionContext {
         if let override = processOverride.value {
             return override
         }
-        return Thread.isMainThread ? mainQueueContext : globalQueueContext
+        return threadingModel(isMainThread: Thread.isMainThread)
+    }
+
+    /// BrightFutures' rule: the main queue for the main thread, a global queue for any other thread.
+    static func threadingModel(isMainThread: Bool) -> ExecutionContext {
+        isMainThread ? mainQueueContext : globalQueueContext
     }
 
     /// Replaces the default context for the whole process; pass `nil` to restore BrightFutures' rule.

@@ -26,6 +26,9 @@ public struct ExecutionContext: Sendable {
         case queue(DispatchQueue)
         /// Hand the task to a user-supplied function.
         case custom(@Sendable (@escaping @Sendable () -> Void) -> Void)
+        /// Run on `base`, but only while `isOpen()` says so, checked on `base` just before the task
+        /// (an ``InvalidationToken``'s valid context). Never nested: ``gated(by:)`` merges the checks.
+        indirect case gated(base: Kind, isOpen: @Sendable () -> Bool)
     }
 
     @usableFromInline
@@ -38,9 +41,15 @@ public struct ExecutionContext: Sendable {
 
     /// Creates a context that hands every task to `execute`.
     ///
-    /// `execute` must run each task it receives exactly once, on whatever thread it chooses. A context
-    /// that drops a task means the callbacks queued behind it on the same future never run; see
-    /// ``OperationQueue/context`` for how the built-in contexts avoid that.
+    /// `execute` must run each task it receives exactly once, on whatever thread it chooses.
+    ///
+    /// A context that never runs a task (drops it, or parks it on a queue that is never serviced) has a
+    /// defined outcome: that callback does not run, and neither do the callbacks registered after it on
+    /// the same future, since callbacks of one future take turns. Nothing crashes; the future itself
+    /// stays completed, `get()` and `forced()` still return, and futures derived through other callbacks
+    /// complete normally. A future returned by a transform (`map`, …) on such a context stays pending.
+    /// To skip callbacks on purpose, use ``InvalidationTokenType/validContext``, which skips only its own.
+    /// See `OperationQueue.context` for how the built-in queue contexts avoid dropping work.
     public init(_ execute: @escaping ExecutionContextFunction) {
         self.kind = .custom(execute)
     }
@@ -67,7 +76,37 @@ public struct ExecutionContext: Sendable {
             queue.async(execute: task)
         case .custom(let execute):
             execute(task)
+        case .gated:
+            executeGated(task)
         }
+    }
+
+    /// Runs `task` on a gated context's underlying context if the gate is still open then (out of line).
+    @usableFromInline
+    func executeGated(_ task: @escaping @Sendable () -> Void) {
+        guard case .gated(let base, let isOpen) = kind else { return execute(task) }
+        ExecutionContext(kind: base).execute {
+            if isOpen() { task() }
+        }
+    }
+
+    /// This context with every task skipped, at run time on this context, once `isOpen()` is false.
+    func gated(by isOpen: @escaping @Sendable () -> Bool) -> ExecutionContext {
+        if case .gated(let base, let outer) = kind {
+            return ExecutionContext(kind: .gated(base: base, isOpen: { outer() && isOpen() }))
+        }
+        return ExecutionContext(kind: .gated(base: kind, isOpen: isOpen))
+    }
+
+    /// Splits a gated context into the context that runs callbacks and the check that guards each
+    /// callback body. The core schedules on the ungated context and checks the gate inside the callback,
+    /// so a closed gate skips only that callback, never the turns of the callbacks behind it.
+    @usableFromInline
+    var ungated: (context: ExecutionContext, isOpen: (@Sendable () -> Bool)?) {
+        if case .gated(let base, let isOpen) = kind {
+            return (ExecutionContext(kind: base), isOpen)
+        }
+        return (self, nil)
     }
 
     /// Runs `task` in this context; lets a context be called like BrightFutures' function contexts.

@@ -27,7 +27,8 @@ import Dispatch
 /// but its result: callbacks are released as soon as they have run.
 ///
 /// ## Writing
-/// The write end of a future is a ``Promise``, or the `complete` closure of ``init(resolver:)``.
+/// The write end of a future is a ``Promise``, or the `complete` closure of ``init(file:line:resolver:)``.
+@dynamicMemberLookup
 public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state`, `cancellationRequested`) is
     // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
@@ -198,6 +199,10 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Registers `body` to run with the result on `context`, in its turn.
     @inlinable
     func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
+        if case .gated = context.kind {
+            whenCompleteGated(context, body)
+            return
+        }
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
@@ -208,6 +213,18 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 { self.runTurns(.one(callback), from: 0, result) },
                 orQueue: { self.runTurns(.one(callback), from: 0, result) }
             )
+        }
+    }
+
+    /// Registers `body` on a gated context (an invalidation token's): scheduled on the underlying context,
+    /// with the gate checked inside the callback when it runs, so a closed gate skips only this body and
+    /// never the turns of the callbacks behind it. Kept out of line to keep ``whenComplete(_:_:)`` small.
+    @usableFromInline
+    func whenCompleteGated(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
+        let (base, isOpen) = context.ungated
+        guard let isOpen else { return whenComplete(base, body) }
+        whenComplete(base) { result in
+            if isOpen() { body(result) }
         }
     }
 

@@ -1,0 +1,63 @@
+/// A type that is, or holds, a `Result`; lets generic code constrain a type parameter to "some Result".
+///
+/// The associated types are `Value` and `Failure` (BrightFutures called the second one `Error`; that name
+/// would shadow `Swift.Error` inside every `Result` extension of a module that imports `Futures`).
+public protocol ResultProtocol {
+    /// The success type.
+    associatedtype Value
+    /// The failure type.
+    associatedtype Failure: Error
+
+    /// Creates a success with `value`.
+    init(value: Value)
+    /// Creates a failure with `error`.
+    init(error: Failure)
+
+    /// The value as a standard `Result`.
+    var result: Result<Value, Failure> { get }
+}
+
+extension Result: ResultProtocol {
+    /// Creates `.success(value)`.
+    ///
+    /// Disfavoured so that `Result { try work() }` keeps meaning the standard library's catching
+    /// initializer (a closure is also a value).
+    @_disfavoredOverload
+    public init(value: Success) {
+        self = .success(value)
+    }
+
+    /// Creates `.failure(error)`.
+    public init(error: Failure) {
+        self = .failure(error)
+    }
+
+    /// The result itself (the ``ResultProtocol`` requirement).
+    public var result: Result<Success, Failure> {
+        self
+    }
+
+    /// The value on success, else `nil`.
+    public var value: Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
+
+    /// The error on failure, else `nil`.
+    public var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+extension ResultProtocol {
+    /// Case analysis: returns `ifSuccess(value)` for a success and `ifFailure(error)` for a failure.
+    ///
+    /// The closures run synchronously, on the calling thread; only the matching one runs.
+    public func analysis<R>(ifSuccess: (Value) throws -> R, ifFailure: (Failure) throws -> R) rethrows -> R {
+        switch result {
+        case .success(let value): return try ifSuccess(value)
+        case .failure(let error): return try ifFailure(error)
+        }
+    }
+}

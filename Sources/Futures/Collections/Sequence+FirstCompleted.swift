@@ -1,0 +1,18 @@
+extension Sequence {
+    /// A future with the result of whichever future of the sequence completes first, success or failure.
+    ///
+    /// Among futures that are already completed, the first in list order wins. No closure of yours runs.
+    /// The losers are left alone (not cancelled: they may be shared). An empty sequence gives a future
+    /// that never completes, as in BrightFutures.
+    public func firstCompleted<T, E>() -> Future<T, E> where Element == Future<T, E> {
+        let winner = Future<T, E>()
+        for input in self {
+            if let result = input.result {
+                winner.complete(result)
+                break
+            }
+            input.whenComplete(immediateExecutionContext) { result in winner.complete(result) }
+        }
+        return winner
+    }
+}

@@ -1,0 +1,41 @@
+import Dispatch
+
+extension Sequence {
+    /// Folds the values of a sequence of futures into one value, on a global queue.
+    ///
+    /// Same as ``fold(_:zero:f:)-(ExecutionContext,_,_)`` with `DispatchQueue.global()`'s context (as in
+    /// BrightFutures, not the default context).
+    ///
+    /// ```swift
+    /// fibonacciSequence.fold(0, f: { $0 + $1 }).onSuccess { sum in
+    ///     // sum is 143 for the first ten fibonacci numbers
+    /// }
+    /// ```
+    public func fold<T, E, R>(_ zero: R, f: @escaping @Sendable (R, T) -> R) -> Future<R, E>
+    where Element == Future<T, E> {
+        fold(ExecutionContext(queue: .global()), zero: zero, f: f)
+    }
+
+    /// Folds the values of a sequence of futures into one value: `f(…f(f(zero, v0), v1)…, vn)`.
+    ///
+    /// `f` runs on `context`, for the values in list order, one call after the other, once every future
+    /// has succeeded. If a future fails, the returned future fails with the first failure in list order
+    /// (see `sequence()`) and `f` does not run. O(n) in the number of futures (plus what `f` costs).
+    /// Cancellation requests are not forwarded.
+    public func fold<T, E, R>(
+        _ context: ExecutionContext,
+        zero: R,
+        f: @escaping @Sendable (R, T) -> R
+    ) -> Future<R, E> where Element == Future<T, E> {
+        sequence().map(context) { values in values.reduce(zero, f) }
+    }
+
+    /// ``fold(_:zero:f:)-(ExecutionContext,_,_)`` with BrightFutures' function form of a context.
+    public func fold<T, E, R>(
+        _ context: @escaping ExecutionContextFunction,
+        zero: R,
+        f: @escaping @Sendable (R, T) -> R
+    ) -> Future<R, E> where Element == Future<T, E> {
+        fold(ExecutionContext(context), zero: zero, f: f)
+    }
+}

@@ -1,0 +1,31 @@
+import Dispatch
+
+extension Sequence {
+    /// Turns every element into a future with `f` and collects their values, in order.
+    ///
+    /// `f` runs right away, on the calling thread, once per element, before `traverse` returns. The
+    /// returned future succeeds with the values in element order, delivered through `context` (a global
+    /// queue if omitted, as in BrightFutures), or fails with the first failure in element order, as
+    /// `sequence()` does. O(n), stack-safe for any length. Cancellation requests are not forwarded.
+    ///
+    /// ```swift
+    /// (1...10).traverse { i in fibonacciFuture(i) }.onSuccess { numbers in
+    ///     // numbers is [1, 1, 2, 3, 5, 8, 13, 21, 34, 55]
+    /// }
+    /// ```
+    public func traverse<U, E>(
+        _ context: ExecutionContext = ExecutionContext(queue: .global()),
+        f: (Element) -> Future<U, E>
+    ) -> Future<[U], E> {
+        let collected = map(f).sequence()
+        return context.isImmediate ? collected : collected.map(context) { $0 }
+    }
+
+    /// ``traverse(_:f:)-(ExecutionContext,_)`` with BrightFutures' function form of a context.
+    public func traverse<U, E>(
+        _ context: @escaping ExecutionContextFunction,
+        f: (Element) -> Future<U, E>
+    ) -> Future<[U], E> {
+        traverse(ExecutionContext(context), f: f)
+    }
+}

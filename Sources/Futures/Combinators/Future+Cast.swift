@@ -1,0 +1,28 @@
+extension Future {
+    /// A future with this future's result, its value replaced by `()`: for when only completion matters.
+    ///
+    /// No closure of yours runs; a failure passes through unchanged. Completed at once when this future is.
+    public func asVoid() -> Future<Void, E> {
+        map(immediateExecutionContext) { _ in () }
+    }
+
+    /// A future with this future's result cast to other types with `as!`.
+    ///
+    /// The cast happens on the thread that completes this future (at once when it is completed). A value
+    /// or error that does not have the requested type **traps**, as `as!` does: use it only where the
+    /// type is known, e.g. to undo a type erasure.
+    public func forceType<U, E1: Error>() -> Future<U, E1> {
+        @Sendable func cast(_ result: Result<T, E>) -> Result<U, E1> {
+            switch result {
+            case .success(let value): return .success(value as! U)
+            case .failure(let error): return .failure(error as! E1)
+            }
+        }
+        if let cast = withTurnIfCompleted({ Future<U, E1>(result: cast($0)) }) {
+            return cast
+        }
+        let future = Future<U, E1>()
+        whenComplete(immediateExecutionContext) { result in future.complete(cast(result)) }
+        return future
+    }
+}

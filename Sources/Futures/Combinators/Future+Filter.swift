@@ -1,0 +1,28 @@
+extension Future {
+    /// Keeps the value only if it passes `p`.
+    ///
+    /// The returned future succeeds with this future's value when `p` returns `true`, fails with
+    /// ``BrightFuturesError/noSuchElement`` when it returns `false`, and fails with
+    /// ``BrightFuturesError/external(_:)`` wrapping this future's error when this future fails (then `p`
+    /// does not run). `p` runs on the immediate context: on the thread that completes this future, or at
+    /// once, before this method returns, when it is already completed. Cancellation requests are not
+    /// forwarded.
+    ///
+    /// ```swift
+    /// Future<Int, Never>(value: 3).filter { $0 > 5 }  // fails with .noSuchElement
+    /// ```
+    public func filter(_ p: @escaping @Sendable (T) -> Bool) -> Future<T, BrightFuturesError<E>> {
+        @Sendable func check(_ result: Result<T, E>) -> Result<T, BrightFuturesError<E>> {
+            switch result {
+            case .success(let value): return p(value) ? .success(value) : .failure(.noSuchElement)
+            case .failure(let error): return .failure(.external(error))
+            }
+        }
+        if let filtered = withTurnIfCompleted({ Future<T, BrightFuturesError<E>>(result: check($0)) }) {
+            return filtered
+        }
+        let future = Future<T, BrightFuturesError<E>>()
+        whenComplete(immediateExecutionContext) { result in future.complete(check(result)) }
+        return future
+    }
+}

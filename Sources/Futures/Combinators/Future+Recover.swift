@@ -1,0 +1,95 @@
+extension Future {
+    /// Turns a failure into a value: the returned future succeeds with this future's value, or with what
+    /// `task` returns for its error.
+    ///
+    /// `task` runs on `context` (``defaultContext()`` if omitted), only if this future fails. The returned
+    /// future cannot fail. On the immediate context and an already completed future it is completed
+    /// before this method returns. A cancellation request on the returned future is not forwarded.
+    ///
+    /// ```swift
+    /// Future<Int, ReadmeError>(error: .requestFailed)
+    ///     .recover { _ in 5 }   // provide an offline default
+    ///     .onSuccess { value in print(value) }  // 5
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
+    ///   - task: Produces the replacement value for the error.
+    public func recover(
+        context: ExecutionContext = defaultContext(),
+        task: @escaping @Sendable (E) -> T
+    ) -> Future<T, Never> {
+        if context.isImmediate,
+            let recovered = withTurnIfCompleted({ result -> Future<T, Never> in
+                switch result {
+                case .success(let value): return Future<T, Never>(value: value)
+                case .failure(let error): return Future<T, Never>(value: task(error))
+                }
+            })
+        {
+            return recovered
+        }
+        let future = Future<T, Never>()
+        whenComplete(context) { result in
+            switch result {
+            case .success(let value): future.complete(.success(value))
+            case .failure(let error): future.complete(.success(task(error)))
+            }
+        }
+        return future
+    }
+
+    /// ``recover(context:task:)`` with BrightFutures' function form of a context.
+    ///
+    /// `task` runs inside `context`, only if this future fails.
+    public func recover(
+        context: @escaping ExecutionContextFunction,
+        task: @escaping @Sendable (E) -> T
+    ) -> Future<T, Never> {
+        recover(context: ExecutionContext(context), task: task)
+    }
+
+    /// Recovers from a failure with another future: the returned future completes with this future's
+    /// value, or with the result of the future `task` returns for its error.
+    ///
+    /// `task` runs on `context` (``defaultContext()`` if omitted), only if this future fails; the error
+    /// type becomes that of `task`'s future. Chains of any length complete in bounded stack space. A
+    /// cancellation request on the returned future is not forwarded.
+    ///
+    /// - Parameters:
+    ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
+    ///   - task: Returns the future to recover with.
+    public func recoverWith<E1: Error>(
+        context: ExecutionContext = defaultContext(),
+        task: @escaping @Sendable (E) -> Future<T, E1>
+    ) -> Future<T, E1> {
+        if context.isImmediate,
+            let recovered = withTurnIfCompleted({ result -> Future<T, E1> in
+                switch result {
+                case .success(let value): return Future<T, E1>(value: value)
+                case .failure(let error): return task(error)
+                }
+            })
+        {
+            return recovered
+        }
+        let future = Future<T, E1>()
+        whenComplete(context) { result in
+            switch result {
+            case .success(let value): future.complete(.success(value))
+            case .failure(let error): future.completeWith(task(error))
+            }
+        }
+        return future
+    }
+
+    /// ``recoverWith(context:task:)`` with BrightFutures' function form of a context.
+    ///
+    /// `task` runs inside `context`, only if this future fails.
+    public func recoverWith<E1: Error>(
+        context: @escaping ExecutionContextFunction,
+        task: @escaping @Sendable (E) -> Future<T, E1>
+    ) -> Future<T, E1> {
+        recoverWith(context: ExecutionContext(context), task: task)
+    }
+}

@@ -1,0 +1,86 @@
+// BrightFutures' contexts were plain functions, `(@escaping () -> Void) -> Void`. These overloads accept
+// such a function wherever a context is expected. They have no default argument on purpose: the
+// `ExecutionContext` forms keep the defaults, so `future.onSuccess { }` stays unambiguous.
+
+extension Future {
+    /// Registers `callback` to run with the result, on the context function `context`.
+    ///
+    /// Same as `onComplete(_:callback:)` with `ExecutionContext(context)`. `context` must run every task
+    /// it is given (see ``ExecutionContext/init(_:)``): a dropped task also holds back the callbacks
+    /// registered after it on this future.
+    @discardableResult
+    public func onComplete(
+        _ context: @escaping ExecutionContextFunction,
+        callback: @escaping @Sendable (Result<T, E>) -> Void
+    ) -> Self {
+        onComplete(ExecutionContext(context), callback: callback)
+    }
+
+    /// Registers `callback` to run with the value on success, on the context function `context`.
+    ///
+    /// Same as `onSuccess(_:callback:)` with `ExecutionContext(context)`; never runs on failure.
+    @discardableResult
+    public func onSuccess(
+        _ context: @escaping ExecutionContextFunction,
+        callback: @escaping @Sendable (T) -> Void
+    ) -> Self {
+        onSuccess(ExecutionContext(context), callback: callback)
+    }
+
+    /// Registers `callback` to run with the error on failure, on the context function `context`.
+    ///
+    /// Same as `onFailure(_:callback:)` with `ExecutionContext(context)`; never runs on success.
+    @discardableResult
+    public func onFailure(
+        _ context: @escaping ExecutionContextFunction,
+        callback: @escaping @Sendable (E) -> Void
+    ) -> Self {
+        onFailure(ExecutionContext(context), callback: callback)
+    }
+
+    /// Runs `callback` on the context function `context`, then completes the returned future with this
+    /// future's result (success or failure alike).
+    ///
+    /// Same as `andThen(context:callback:)` with `ExecutionContext(context)`.
+    public func andThen(
+        context: @escaping ExecutionContextFunction,
+        callback: @escaping @Sendable (Result<T, E>) -> Void
+    ) -> Future<T, E> {
+        andThen(context: ExecutionContext(context), callback: callback)
+    }
+
+    /// Transforms the value with `f`, run on the context function `context`; a failure passes through
+    /// and `f` does not run.
+    public func map<U>(_ context: @escaping ExecutionContextFunction, f: @escaping @Sendable (T) -> U) -> Future<U, E> {
+        map(ExecutionContext(context), f: f)
+    }
+
+    /// Continues with the future `f` returns for the value, `f` running on the context function `context`.
+    ///
+    /// A failure of this future (then `f` does not run) or of `f`'s future fails the returned future.
+    public func flatMap<U>(
+        _ context: @escaping ExecutionContextFunction,
+        f: @escaping @Sendable (T) -> Future<U, E>
+    ) -> Future<U, E> {
+        flatMap(ExecutionContext(context), f: f)
+    }
+
+    /// Continues with the `Result` that `f`, run on the context function `context`, returns for the value.
+    ///
+    /// A failure of this future passes through and `f` does not run.
+    public func flatMap<U>(
+        _ context: @escaping ExecutionContextFunction,
+        f: @escaping @Sendable (T) -> Result<U, E>
+    ) -> Future<U, E> {
+        flatMap(ExecutionContext(context), f: f)
+    }
+
+    /// Transforms the error with `f`, run on the context function `context`; a success passes through
+    /// and `f` does not run.
+    public func mapError<E1: Error>(
+        _ context: @escaping ExecutionContextFunction,
+        f: @escaping @Sendable (E) -> E1
+    ) -> Future<T, E1> {
+        mapError(ExecutionContext(context), f: f)
+    }
+}

@@ -1,0 +1,104 @@
+import Dispatch
+
+/// BrightFutures' base type: a write-once value that arrives later and cannot fail.
+///
+/// Code written against BrightFutures' `Async<Value>` keeps working; new code uses `Future<Value, Never>`,
+/// which is what an `Async` wraps (``future``). Callbacks run one at a time, in registration order.
+public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The future this value is read from.
+    public let future: Future<Value, Never>
+
+    /// Creates a pending value that never completes by itself.
+    public init() {
+        future = Future()
+    }
+
+    /// Creates a completed value.
+    public init(result: Value) {
+        future = Future(value: result)
+    }
+
+    /// Creates a value that `resolver` completes by calling `complete` once, from any thread.
+    ///
+    /// `resolver` runs synchronously, on the calling thread; a second call of `complete` is ignored and
+    /// reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``.
+    public init(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        resolver: (_ complete: @escaping @Sendable (Value) -> Void) -> Void
+    ) {
+        future = Future(file: file, line: line) { complete in
+            resolver { complete(.success($0)) }
+        }
+    }
+
+    /// Creates a value that completes when `other` completes, with its value.
+    public init(other: Async<Value>) {
+        future = other.future
+    }
+
+    /// Wraps `future`.
+    public init(_ future: Future<Value, Never>) {
+        self.future = future
+    }
+
+    /// The value, or `nil` while pending.
+    public var result: Value? {
+        future.value
+    }
+
+    /// `true` once the value has arrived.
+    public var isCompleted: Bool {
+        future.isCompleted
+    }
+
+    /// Registers `callback` to run with the value on `context` (``defaultContext()`` if omitted).
+    @discardableResult
+    public func onComplete(
+        _ context: ExecutionContext = defaultContext(),
+        callback: @escaping @Sendable (Value) -> Void
+    ) -> Self {
+        future.onSuccess(context, callback: callback)
+        return self
+    }
+
+    /// Registers `callback` to run with the value on the context function `context`.
+    @discardableResult
+    public func onComplete(
+        _ context: @escaping ExecutionContextFunction,
+        callback: @escaping @Sendable (Value) -> Void
+    ) -> Self {
+        onComplete(ExecutionContext(context), callback: callback)
+    }
+
+    /// Waits, without blocking a thread, for the value. Never throws.
+    public func get() async -> Value {
+        await future.get()
+    }
+
+    /// Blocks the calling thread until the value arrives (see ``Future/forced()`` for the deadlock rule).
+    public func forced() -> Value {
+        switch future.forced() {
+        case .success(let value): return value
+        }
+    }
+
+    /// `Async<Int>(Optional(1))` once completed with 1, `Async<Int>(nil)` while pending (as BrightFutures).
+    public var description: String {
+        "Async<\(Value.self)>(\(String(describing: result)))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String {
+        description
+    }
+}
+
+extension Async {
+    /// Flattens an `Async` of an `Async`: completes with the inner value once both have arrived.
+    ///
+    /// Nothing runs on a context: the result completes on the thread that completes the inner value.
+    public func flatten<Inner>() -> Async<Inner> where Value == Async<Inner> {
+        Async<Inner>(future.flatMap(immediateExecutionContext) { $0.future })
+    }
+}

@@ -1,0 +1,43 @@
+import Futures
+
+/// Errors for combinator and collection tests.
+enum ComboError: Error, Equatable {
+    case first
+    case second
+}
+
+/// A context that counts the tasks it runs, and runs them at once.
+func countingContext(_ counter: Counter) -> ExecutionContext {
+    ExecutionContext { task in
+        counter.increment()
+        task()
+    }
+}
+
+/// BrightFutures' function form of a context, counting the tasks it runs.
+func countingFunction(_ counter: Counter) -> ExecutionContextFunction {
+    { task in
+        counter.increment()
+        task()
+    }
+}
+
+extension Result {
+    /// The failure, or `nil`.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+extension BrightFuturesError {
+    /// A description of the case, for comparisons in tests that do not rely on `Equatable`.
+    var caseName: String {
+        switch self {
+        case .noSuchElement: return "noSuchElement"
+        case .invalidationTokenInvalidated: return "invalidationTokenInvalidated"
+        case .illegalState: return "illegalState"
+        case .external(let error): return "external(\(error))"
+        }
+    }
+}

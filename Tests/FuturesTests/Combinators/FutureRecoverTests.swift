@@ -1,0 +1,113 @@
+import Testing
+
+@testable import Futures
+
+@Suite("recover and recoverWith")
+struct FutureRecoverTests {
+    @Test func recoverReplacesAFailureWithTheTasksValue() {
+        let recovered = Future<Int, ComboError>(error: .first).recover(context: immediateExecutionContext) { error in
+            error == .first ? 5 : 0
+        }
+        #expect(recovered.value == 5)
+    }
+
+    @Test func recoverPassesASuccessThroughWithoutRunningTheTask() {
+        let runs = Counter()
+        let recovered = Future<Int, ComboError>(value: 10).recover(context: immediateExecutionContext) { _ in
+            runs.increment()
+            return 5
+        }
+        #expect(recovered.value == 10)
+        #expect(runs.value == 0)
+    }
+
+    @Test func recoverRunsTheTaskOnTheGivenContextOnceTheFutureFails() {
+        let promise = Promise<Int, ComboError>()
+        let hops = Counter()
+        let recovered = promise.future.recover(context: countingContext(hops)) { _ in 7 }
+        #expect(!recovered.isCompleted && hops.value == 0)
+        promise.failure(.second)
+        #expect(recovered.value == 7)
+        #expect(hops.value == 1)
+    }
+
+    @Test func recoverAcceptsAFunctionContext() {
+        let hops = Counter()
+        let recovered = Future<Int, ComboError>(error: .first).recover(context: countingFunction(hops)) { _ in 3 }
+        #expect(recovered.value == 3)
+        #expect(hops.value == 1)
+    }
+
+    @Test func recoverUsesTheDefaultContextWhenOmitted() {
+        let recovered = DefaultExecutionContext.withDefault(immediateExecutionContext) {
+            Future<Int, ComboError>(error: .first).recover { _ in 5 }
+        }
+        #expect(recovered.value == 5)
+    }
+
+    @Test func recoverWithContinuesWithTheTasksFutureAndItsErrorType() {
+        let promise = Promise<String, ComboError>()
+        let recovered: Future<String, Never> = Future<String, ComboError>(error: .first)
+            .recoverWith(context: immediateExecutionContext) { _ in
+                promise.future.recover(context: immediateExecutionContext) { _ in "fallback" }
+            }
+        #expect(!recovered.isCompleted)
+        promise.success("second try")
+        #expect(recovered.value == "second try")
+    }
+
+    @Test func recoverWithFailsWithTheTasksFuturesError() {
+        let recovered = Future<Int, ComboError>(error: .first).recoverWith(context: immediateExecutionContext) { _ in
+            Future<Int, ComboError>(error: .second)
+        }
+        #expect(recovered.error == .second)
+    }
+
+    @Test func recoverWithPassesASuccessThrough() {
+        let runs = Counter()
+        let recovered = Future<Int, ComboError>(value: 1).recoverWith(context: immediateExecutionContext) {
+            _ -> Future<Int, Never> in
+            runs.increment()
+            return Future(value: 2)
+        }
+        #expect(recovered.value == 1 && runs.value == 0)
+    }
+
+    @Test func recoverWithAcceptsAFunctionContext() {
+        let hops = Counter()
+        let recovered = Future<Int, ComboError>(error: .first).recoverWith(context: countingFunction(hops)) { _ in
+            Future<Int, Never>(value: 4)
+        }
+        #expect(recovered.value == 4 && hops.value == 1)
+    }
+
+    @Test func recoverWithUsesTheDefaultContextWhenOmitted() async {
+        let recovered = Future<Int, ComboError>(error: .first).recoverWith { _ in Future<Int, Never>(value: 4) }
+        #expect(await recovered.get() == 4)
+    }
+
+    @Test func aLongRecoverWithChainCompletesWithoutStackOverflow() {
+        let promise = Promise<Int, ComboError>()
+        var chain = promise.future
+        for _ in 0..<100_000 {
+            chain = chain.recoverWith(context: immediateExecutionContext) { _ in Future<Int, ComboError>(error: .second)
+            }
+        }
+        let last = chain.recover(context: immediateExecutionContext) { _ in 42 }
+        promise.failure(.first)
+        #expect(last.value == 42)
+    }
+
+    @Test func nestedRecoverWithOnPendingFuturesCompletesWithoutStackOverflow() {
+        let promises = (0..<100_000).map { _ in Promise<Int, ComboError>() }
+        var chain = Future<Int, ComboError>(error: .first)
+        for promise in promises {
+            chain = chain.recoverWith(context: immediateExecutionContext) { _ in promise.future }
+        }
+        #expect(!chain.isCompleted)
+        // Only the last promise's result matters once every earlier one has failed.
+        for promise in promises.dropLast() { promise.failure(.first) }
+        promises.last!.success(9)
+        #expect(chain.value == 9)
+    }
+}

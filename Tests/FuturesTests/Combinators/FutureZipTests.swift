@@ -1,0 +1,48 @@
+import Testing
+
+@testable import Futures
+
+@Suite("zip")
+struct FutureZipTests {
+    @Test func zipPairsBothValues() {
+        let zipped = Future<Int, ComboError>(value: 1).zip(Future(value: "two"))
+        #expect(zipped.value?.0 == 1 && zipped.value?.1 == "two")
+    }
+
+    @Test func zipOfTwoFailuresFailsWithTheReceiversError() {
+        let zipped = Future<Int, ComboError>(error: .first).zip(Future<Int, ComboError>(error: .second))
+        #expect(zipped.error == .first)
+    }
+
+    @Test func zipOfTwoPendingFailuresFailsWithTheReceiversErrorWhateverTheOrder() {
+        let receiver = Promise<Int, ComboError>()
+        let other = Promise<Int, ComboError>()
+        let zipped = receiver.future.zip(other.future)
+        other.failure(.second)
+        #expect(!zipped.isCompleted)
+        receiver.failure(.first)
+        #expect(zipped.error == .first)
+    }
+
+    @Test func zipFailsWithTheOtherErrorWhenOnlyTheOtherFails() {
+        let zipped = Future<Int, ComboError>(value: 1).zip(Future<Int, ComboError>(error: .second))
+        #expect(zipped.error == .second)
+    }
+
+    @Test func zipFailsAsSoonAsTheReceiverFails() {
+        let other = Promise<Int, ComboError>()
+        let zipped = Future<Int, ComboError>(error: .first).zip(other.future)
+        #expect(zipped.error == .first)
+        other.success(1)
+    }
+
+    @Test func zipWaitsForBothFutures() {
+        let receiver = Promise<Int, ComboError>()
+        let other = Promise<String, ComboError>()
+        let zipped = receiver.future.zip(other.future)
+        other.success("b")
+        #expect(!zipped.isCompleted)
+        receiver.success(1)
+        #expect(zipped.value?.0 == 1 && zipped.value?.1 == "b")
+    }
+}
