@@ -10,8 +10,8 @@ extension Future {
     /// Which form you get depends on the failure type:
     /// - typed futures (this method): `Future<T, TimeoutError<E>>`, so "timed out" and every failure of
     ///   `E` stay distinguishable and exhaustive;
-    /// - `Future<T, any Error>`: `timeout(after:clock:)` in `extension Future where E == any Error` keeps `any Error` and fails with
-    ///   ``FuturesError/timedOut``;
+    /// - `Future<T, any Error>`: the `timeout(after:clock:)` of `extension Future where E == any Error`
+    ///   keeps `any Error` and fails with ``FuturesError/timedOut``;
     /// - to keep a typed `E`, supply the error that means "timed out":
     ///   ``timeout(after:clock:failingWith:)``.
     ///
@@ -27,9 +27,10 @@ extension Future {
     /// A future with this future's result if it arrives within `duration` on `clock`, else failing
     /// with `error`.
     ///
-    /// Behaves as ``timeout(after:clock:)``, but keeps the failure type `E`: use it when `E` has a case
-    /// that means "timed out" (`future.timeout(after: .seconds(5), failingWith: .timedOut)`). When the
-    /// deadline passes first, cancellation of this future is requested.
+    /// Behaves as ``timeout(after:clock:)->Future<T,TimeoutError<E>>``, but keeps the failure type
+    /// `E`: use it when `E` has a case that means "timed out"
+    /// (`future.timeout(after: .seconds(5), failingWith: .timedOut)`). When the deadline passes first,
+    /// cancellation of this future is requested.
     public func timeout(
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock(),
@@ -71,8 +72,8 @@ extension Future where E == any Error {
     /// A future with this future's result if it arrives within `duration` on `clock`, else failing
     /// with ``FuturesError/timedOut``.
     ///
-    /// The untyped form of ``Future/timeout(after:clock:)``: the failure type stays `any Error`. When
-    /// the deadline passes first, cancellation of this future is requested so the work can stop; when
+    /// The untyped form of ``Future/timeout(after:clock:)->Future<T,TimeoutError<E>>``: the failure
+    /// type stays `any Error`. When the deadline passes first, cancellation of this future is requested so the work can stop; when
     /// this future completes first, the timer is stopped. The failure is delivered from a task
     /// sleeping on `clock` (default `ContinuousClock()`).
     public func timeout(
