@@ -28,15 +28,15 @@ extension Future {
         let failures = FailureSlots<E>(count: inputs.count)
         let weakInputs = inputs.map { WeakFuture($0) }
         for (index, input) in inputs.enumerated() {
-            input.whenComplete(immediateExecutionContext) { [weak winner] result in
+            input.whenComplete(immediateExecutionContext) { result in
                 switch result {
                 case .success:
-                    if winner?.complete(result) == true {
+                    if winner.complete(result) {
                         cancelAll(weakInputs, except: index)
                     }
                 case .failure(let error):
                     if let first = failures.store(error, at: index) {
-                        winner?.complete(.failure(first))
+                        winner.complete(.failure(first))
                     }
                 }
             }
@@ -83,8 +83,8 @@ extension Sequence {
         let first = Future<T, E>()
         let weakInputs = inputs.map { WeakFuture($0) }
         for (index, input) in inputs.enumerated() {
-            input.whenComplete(immediateExecutionContext) { [weak first] result in
-                if first?.complete(result) == true && cancellingOthers {
+            input.whenComplete(immediateExecutionContext) { result in
+                if first.complete(result) && cancellingOthers {
                     cancelAll(weakInputs, except: index)
                 }
             }

@@ -133,7 +133,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
                 switch result {
                 case .success(let value):
                     let next = f(value).run()
-                    target.onCancellationRequested { next.requestCancellation() }
+                    target.onCancellationRequested { [weak next] in next?.requestCancellation() }
                     target.completeWith(next)
                 case .failure(let error):
                     target.complete(.failure(error))
@@ -166,7 +166,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
                 let target = Future<U, E1>()
                 let begin = {
                     let future = source.run()
-                    target.onCancellationRequested { future.requestCancellation() }
+                    target.onCancellationRequested { [weak future] in future?.requestCancellation() }
                     wire(future, target)
                 }
                 Trampoline.run(begin, orQueue: begin)

@@ -78,6 +78,18 @@ struct RaceTests {
         #expect(runners.map(\.cancellations.value) == [0, 0, 0])
     }
 
+    @Test func theResultIsDeliveredEvenWhenNobodyHoldsTheCombinedFuture() {
+        let runners = (0..<2).map { _ in CancelCountingFuture<Int, Flaky>() }
+        let seen = Recorder<String>()
+        Future.race(runners[0].future, runners[1].future).onSuccess(immediateExecutionContext) {
+            seen.append("race \($0)")
+        }
+        [runners[0].future, runners[1].future].firstCompleted(cancellingOthers: false)
+            .onSuccess(immediateExecutionContext) { seen.append("first \($0)") }
+        runners[1].success(1)
+        #expect(seen.values == ["race 1", "first 1"])
+    }
+
     @Test func firstCompletedPrefersTheFirstAlreadyCompletedInOrder() {
         let first = [Future<Int, Flaky>(), Future(value: 1), Future(error: .fatal(2))]
             .firstCompleted(cancellingOthers: true)
