@@ -1,7 +1,8 @@
 extension Future {
     /// A future with this future's result, its value replaced by `()`: for when only completion matters.
     ///
-    /// No closure of yours runs; a failure passes through unchanged. Completed at once when this future is.
+    /// No closure of yours runs; a failure passes through unchanged. Completed at once when this future
+    /// is. Cancellation requests on the returned future are not forwarded.
     public func asVoid() -> Future<Void, E> {
         map(immediateExecutionContext) { _ in () }
     }
@@ -10,7 +11,7 @@ extension Future {
     ///
     /// The cast happens on the thread that completes this future (at once when it is completed). A value
     /// or error that does not have the requested type **traps**, as `as!` does: use it only where the
-    /// type is known, e.g. to undo a type erasure.
+    /// type is known, e.g. to undo a type erasure. Cancellation requests are not forwarded.
     public func forceType<U, E1: Error>() -> Future<U, E1> {
         @Sendable func cast(_ result: Result<T, E>) -> Result<U, E1> {
             switch result {

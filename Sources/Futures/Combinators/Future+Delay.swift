@@ -16,7 +16,7 @@ extension Future {
     /// }
     /// ```
     public func delay(_ interval: DispatchTimeInterval) -> Future<T, E> {
-        delay(Thread.isMainThread ? DispatchQueue.main : DispatchQueue.global(), interval: interval)
+        delay(delayQueue(isMainThread: Thread.isMainThread), interval: interval)
     }
 
     /// A future that completes with this future's result on `queue`, `interval` after this future
@@ -31,4 +31,10 @@ extension Future {
         }
         return future
     }
+}
+
+/// The queue ``Future/delay(_:)`` completes on: the main queue when called on the main thread, else a
+/// global queue (BrightFutures' rule). A function of its input so tests can check both branches.
+func delayQueue(isMainThread: Bool) -> DispatchQueue {
+    isMainThread ? DispatchQueue.main : DispatchQueue.global()
 }

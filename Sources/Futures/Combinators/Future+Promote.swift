@@ -3,7 +3,7 @@ extension Future where E == Never {
     /// ``zip(_:)-method``, `sequence()` or `firstCompleted()`).
     ///
     /// Safe: the result is the same success. No closure of yours runs. Completed at once when this
-    /// future is.
+    /// future is. Cancellation requests are not forwarded.
     public func promoteError<E1: Error>() -> Future<T, E1> {
         if let promoted = withTurnIfCompleted({ result -> Future<T, E1> in
             switch result {
@@ -26,7 +26,7 @@ extension Future where T == Never {
     /// Gives a future that cannot succeed any value type, so it combines with futures that can.
     ///
     /// Safe: the result is the same failure. No closure of yours runs. Completed at once when this
-    /// future is.
+    /// future is. Cancellation requests are not forwarded.
     public func promoteValue<U>() -> Future<U, E> {
         if let promoted = withTurnIfCompleted({ result -> Future<U, E> in
             switch result {

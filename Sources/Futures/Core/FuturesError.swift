@@ -8,4 +8,6 @@ public enum FuturesError: Error, Sendable, Equatable {
     case cancelled
     /// The operation did not complete before its deadline.
     case timedOut
+    /// A completion handler reported neither a value nor an error (`(nil, nil)`); see `future(method:)`.
+    case invalidValue
 }

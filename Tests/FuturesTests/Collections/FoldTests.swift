@@ -54,4 +54,22 @@ struct FoldTests {
         for promise in promises.reversed() { promise.success(1) }
         #expect(folded.value == 100_000)
     }
+
+    @Test func foldAndTraverseHopToTheContextOnceWhateverTheLength() {
+        for count in [1_000, 10_000] {
+            let foldHops = Counter()
+            let traverseHops = Counter()
+            let futures = (0..<count).map { Future<Int, Never>(value: $0) }
+            let folded = futures.fold(countingContext(foldHops), zero: 0) { $0 + $1 }
+            let traversed = futures.traverse(countingContext(traverseHops)) { $0 }
+            #expect(folded.value == count * (count - 1) / 2)
+            #expect(traversed.value?.count == count)
+            #expect(foldHops.value == 1 && traverseHops.value == 1)
+        }
+    }
+
+    @Test func foldOfNoFuturesIsTheZero() {
+        let folded = [Future<Int, ComboError>]().fold(immediateExecutionContext, zero: 5) { $0 + $1 }
+        #expect(folded.value == 5)
+    }
 }

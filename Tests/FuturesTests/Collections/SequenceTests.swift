@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import Futures
@@ -74,6 +75,14 @@ struct SequenceTests {
         #expect(callbacks.value == 100)
     }
 
+    @Test func sequenceCollectsFuturesCompletedConcurrentlyFromManyThreads() {
+        let count = 2_000
+        let promises = (0..<count).map { _ in Promise<Int, ComboError>() }
+        let all = promises.map(\.future).sequence()
+        DispatchQueue.concurrentPerform(iterations: count) { index in promises[index].success(index) }
+        #expect(all.forced().map { $0 == Array(0..<count) } == .success(true))
+    }
+
     @Test func sequenceOfResultsCollectsTheValues() throws {
         let results: [Result<Int, ComboError>] = [.success(1), .success(2)]
         #expect(try results.sequence().get() == [1, 2])
@@ -89,5 +98,20 @@ struct SequenceTests {
         }
         #expect(lazy.sequence().failure == .first)
         #expect(reads.value == 2)
+    }
+}
+
+@Suite("sequence: memory")
+struct SequenceMemoryTests {
+    @Test func aSequencedFutureLivesWhileAnInputCanCompleteItAndIsReleasedAfter() {
+        weak var weakAll: Future<[Int], ComboError>?
+        let promises = (0..<3).map { _ in Promise<Int, ComboError>() }
+        do {
+            let all = promises.map(\.future).sequence()
+            weakAll = all
+        }
+        #expect(weakAll != nil)
+        for promise in promises { promise.success(1) }
+        #expect(weakAll == nil)
     }
 }

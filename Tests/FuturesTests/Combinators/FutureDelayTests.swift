@@ -56,4 +56,9 @@ struct FutureDelayTests {
         }
         #expect(await onMain.future.get() == false)
     }
+
+    @Test func delayCalledOnTheMainThreadUsesTheMainQueueElseAGlobalQueue() {
+        #expect(delayQueue(isMainThread: true).label == DispatchQueue.main.label)
+        #expect(delayQueue(isMainThread: false).label == DispatchQueue.global().label)
+    }
 }

@@ -110,4 +110,22 @@ struct FutureRecoverTests {
         promises.last!.success(9)
         #expect(chain.value == 9)
     }
+
+    @Test func recoverReleasesItsTaskOnceItRan() {
+        final class Payload: Sendable {}
+        weak var weakPayload: Payload?
+        let promise = Promise<Int, ComboError>()
+        var recovered: Future<Int, Never>?
+        do {
+            let payload = Payload()
+            weakPayload = payload
+            recovered = promise.future.recover(context: immediateExecutionContext) { _ in
+                withExtendedLifetime(payload) { 1 }
+            }
+        }
+        #expect(weakPayload != nil)
+        promise.failure(.first)
+        #expect(recovered?.value == 1)
+        #expect(weakPayload == nil)
+    }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import Futures
@@ -44,5 +45,18 @@ struct FutureZipTests {
         #expect(!zipped.isCompleted)
         receiver.success(1)
         #expect(zipped.value?.0 == 1 && zipped.value?.1 == "b")
+    }
+
+    @Test func zipOfFuturesCompletedConcurrentlyPairsTheirValues() {
+        for round in 0..<200 {
+            let left = Promise<Int, ComboError>()
+            let right = Promise<Int, ComboError>()
+            let zipped = left.future.zip(right.future)
+            DispatchQueue.concurrentPerform(iterations: 2) { side in
+                if side == 0 { left.success(round) } else { right.success(-round) }
+            }
+            let pair = zipped.forced()
+            #expect(pair.map { $0.0 == round && $0.1 == -round } == .success(true))
+        }
     }
 }

@@ -22,6 +22,27 @@ private func fibonacciFuture(_ n: Int) -> Future<Int, Never> {
     Future(value: fibonacci(n))
 }
 
+/// Stands in for a `UICollectionViewCell` (README, "Invalidation tokens"); the image view is a recorder.
+private final class MyCell {
+    var token = InvalidationToken()
+    let imageView = Recorder<String>()
+
+    func prepareForReuse() {
+        token.invalidate()
+        token = InvalidationToken()
+    }
+
+    func setModel(model image: Future<String, Never>) {
+        image.onSuccess(token.validContext) { [imageView] image in
+            imageView.append(image)
+        }
+    }
+}
+
+private func serverTime() -> Date? {
+    Date(timeIntervalSince1970: 1_000_000)
+}
+
 private struct User: Sendable {
     let name: String
 }
@@ -267,10 +288,52 @@ struct BrightFuturesReadmeTests {
         let mainQueueKey = DispatchSpecificKey<String>()
         DispatchQueue.main.setSpecific(key: mainQueueKey, value: "main queue")
         let seen = Promise<String, Never>()
-        f.onComplete(ExecutionContext(queue: .main)) { value in
+        f.onComplete(DispatchQueue.main.context) { value in
             // update the UI, we're on the main thread
             seen.success("\(value) on \(DispatchQueue.getSpecific(key: mainQueueKey) ?? "another queue")")
         }
         #expect(await seen.future.get() == "success(55) on main queue")
+    }
+
+    @Test func asyncValueWrapsAnExpression() async {
+        let seen = Promise<Int, Never>()
+        DispatchQueue.global().asyncValue {
+            fibonacci(50)
+        }.onSuccess { num in
+            // value is 12586269025
+            seen.success(num)
+        }
+        #expect(await seen.future.get() == 12_586_269_025)
+    }
+
+    @Test func asyncResultWrapsAnExpressionThatCanFail() async {
+        let f = DispatchQueue.global().asyncResult { () -> Result<Date, ReadmeError> in
+            if let now = serverTime() {
+                return .success(now)
+            }
+
+            return .failure(ReadmeError.TimeServiceError)
+        }
+
+        let seen = Promise<Date, Never>()
+        f.onSuccess { value in
+            // value will the NSDate from the server
+            seen.success(value)
+        }
+        #expect(await seen.future.get() == Date(timeIntervalSince1970: 1_000_000))
+    }
+
+    @Test func invalidationTokenKeepsAReusedCellFromShowingTheOldImage() {
+        immediately {
+            let cell = MyCell()
+            let oldImage = Promise<String, Never>()
+            let newImage = Promise<String, Never>()
+            cell.setModel(model: oldImage.future)
+            cell.prepareForReuse()
+            cell.setModel(model: newImage.future)
+            newImage.success("new model's image")
+            oldImage.success("old model's image")  // arrives late: ignored
+            #expect(cell.imageView.values == ["new model's image"])
+        }
     }
 }

@@ -1,0 +1,223 @@
+// SimpleFutures' combinators for untyped futures (`Future<T, any Error>`, SimpleFutures' `Future<T>`).
+//
+// Every form carries `context:` and `cancelToken:` with defaults, so an unlabelled call with a
+// non-throwing closure still picks the BrightFutures form (it needs fewer default arguments, and these
+// are `@_disfavoredOverload`). A throwing closure can only match these.
+
+extension Future where E == any Error {
+    /// The `onCancel` action of a combinator that writes `future`: quiet the chain, then fail it.
+    static func cancelling<U>(_ future: Future<U, any Error>, _ cancelToken: CancelToken) -> (@Sendable () -> Void)? {
+        if cancelToken.isUnused { return nil }
+        return {
+            future.cancel(cancelToken)
+            future.complete(.failure(FuturesError.cancelled))
+        }
+    }
+
+    /// Transforms the value with a closure that may throw (SimpleFutures' `map`).
+    ///
+    /// - Parameters:
+    ///   - context: Where `mapping` runs; ``defaultContext()`` if omitted.
+    ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
+    ///     future then fails with ``FuturesError/cancelled``.
+    ///   - mapping: Receives the value; what it throws fails the returned future. Does not run on failure.
+    /// - Returns: A future of the mapped value, or of this future's (or `mapping`'s) error.
+    @_disfavoredOverload
+    public func map<M>(
+        context: ExecutionContext = defaultContext(),
+        cancelToken: CancelToken = .unused,
+        mapping: @escaping @Sendable (T) throws -> M
+    ) -> Future<M, any Error> {
+        let transform: @Sendable (Result<T, any Error>) -> Result<M, any Error> = { result in
+            result.flatMap { value in Result { try mapping(value) } }
+        }
+        if context.isImmediate, cancelToken.isUnused,
+            let mapped = withTurnIfCompleted({ Future<M, any Error>(result: transform($0)) })
+        {
+            return mapped
+        }
+        let future = Future<M, any Error>()
+        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+            future.complete(transform(result))
+        }
+        return future
+    }
+
+    /// Continues with the future a closure returns for the value; the closure may throw (SimpleFutures'
+    /// `flatMap`). Use it to run asynchronous requests one after another.
+    ///
+    /// - Parameters:
+    ///   - context: Where `mapping` runs; ``defaultContext()`` if omitted.
+    ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
+    ///     future then fails with ``FuturesError/cancelled``.
+    ///   - mapping: Receives the value and returns the next future; what it throws fails the result.
+    /// - Returns: A future completed by `mapping`'s future, or failed with this future's error.
+    @_disfavoredOverload
+    public func flatMap<M>(
+        context: ExecutionContext = defaultContext(),
+        cancelToken: CancelToken = .unused,
+        mapping: @escaping @Sendable (T) throws -> Future<M, any Error>
+    ) -> Future<M, any Error> {
+        let future = Future<M, any Error>()
+        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+            switch result {
+            case .success(let value):
+                do {
+                    future.completeWith(try mapping(value))
+                } catch {
+                    future.complete(.failure(error))
+                }
+            case .failure(let error):
+                future.complete(.failure(error))
+            }
+        }
+        return future
+    }
+
+    /// Keeps the value only if `filter` accepts it (SimpleFutures' `withFilter`).
+    ///
+    /// - Parameters:
+    ///   - context: Where `filter` runs; ``defaultContext()`` if omitted.
+    ///   - cancelToken: `cancel(cancelToken)` on this future stops `filter` from running; the returned
+    ///     future then fails with ``FuturesError/cancelled``.
+    ///   - filter: Receives the value. Returning `false` fails the returned future with
+    ///     ``FuturesError/noSuchElement``; throwing fails it with the thrown error. A failure of this
+    ///     future passes through unchanged.
+    /// - Returns: A future with the accepted value.
+    public func withFilter(
+        context: ExecutionContext = defaultContext(),
+        cancelToken: CancelToken = .unused,
+        filter: @escaping @Sendable (T) throws -> Bool
+    ) -> Future<T, any Error> {
+        map(context: context, cancelToken: cancelToken) { value in
+            guard try filter(value) else { throw FuturesError.noSuchElement }
+            return value
+        }
+    }
+
+    /// Runs `completion` with the value, then completes the returned future with this future's result
+    /// (SimpleFutures' `andThen`, which passes the value rather than BrightFutures' `Result`).
+    ///
+    /// An unlabelled `andThen { … }` whose closure compiles for both forms picks BrightFutures'
+    /// `andThen(context:callback:)` (which passes a `Result`); pass `cancelToken:` to choose this one.
+    ///
+    /// - Parameters:
+    ///   - context: Where `completion` runs; ``defaultContext()`` if omitted.
+    ///   - cancelToken: `cancel(cancelToken)` on this future stops `completion` from running; the
+    ///     returned future then fails with ``FuturesError/cancelled``.
+    ///   - completion: Receives the value; does not run on failure.
+    /// - Returns: A future with this future's result, completed after `completion` returned.
+    @_disfavoredOverload
+    public func andThen(
+        context: ExecutionContext = defaultContext(),
+        cancelToken: CancelToken = .unused,
+        completion: @escaping @Sendable (T) -> Void
+    ) -> Future<T, any Error> {
+        let future = Future<T, any Error>()
+        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+            if case .success(let value) = result { completion(value) }
+            future.complete(result)
+        }
+        return future
+    }
+
+    /// Replaces a failure with the value `recovery` returns; `recovery` may rethrow (SimpleFutures' `recover`).
+    ///
+    /// - Parameters:
+    ///   - context: Where `recovery` runs; ``defaultContext()`` if omitted.
+    ///   - cancelToken: `cancel(cancelToken)` on this future stops `recovery` from running; the returned
+    ///     future then fails with ``FuturesError/cancelled``.
+    ///   - recovery: Receives the error; what it throws fails the returned future. Does not run on success.
+    /// - Returns: A future with this future's value or the recovered one.
+    @_disfavoredOverload
+    public func recover(
+        context: ExecutionContext = defaultContext(),
+        cancelToken: CancelToken = .unused,
+        recovery: @escaping @Sendable (any Error) throws -> T
+    ) -> Future<T, any Error> {
+        let future = Future<T, any Error>()
+        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+            switch result {
+            case .success:
+                future.complete(result)
+            case .failure(let error):
+                future.complete(Result { try recovery(error) })
+            }
+        }
+        return future
+    }
+
+    /// Replaces a failure with the future `recovery` returns (SimpleFutures' `recoverWith`).
+    ///
+    /// - Parameters:
+    ///   - context: Where `recovery` runs; ``defaultContext()`` if omitted.
+    ///   - cancelToken: `cancel(cancelToken)` on this future stops `recovery` from running; the returned
+    ///     future then fails with ``FuturesError/cancelled``.
+    ///   - recovery: Receives the error and returns a future to continue with; what it throws fails the
+    ///     returned future. Does not run on success.
+    /// - Returns: A future with this future's value or the recovery future's result.
+    @_disfavoredOverload
+    public func recoverWith(
+        context: ExecutionContext = defaultContext(),
+        cancelToken: CancelToken = .unused,
+        recovery: @escaping @Sendable (any Error) throws -> Future<T, any Error>
+    ) -> Future<T, any Error> {
+        let future = Future<T, any Error>()
+        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+            switch result {
+            case .success:
+                future.complete(result)
+            case .failure(let error):
+                do {
+                    future.completeWith(try recovery(error))
+                } catch {
+                    future.complete(.failure(error))
+                }
+            }
+        }
+        return future
+    }
+
+    /// Transforms the error with `mapping`; a success passes through (SimpleFutures' `mapError`).
+    ///
+    /// - Parameters:
+    ///   - context: Where `mapping` runs; ``defaultContext()`` if omitted.
+    ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
+    ///     future then fails with ``FuturesError/cancelled``.
+    ///   - mapping: Receives the error and returns the one to fail with.
+    /// - Returns: A future with this future's value or the mapped error.
+    @_disfavoredOverload
+    public func mapError(
+        context: ExecutionContext = defaultContext(),
+        cancelToken: CancelToken = .unused,
+        mapping: @escaping @Sendable (any Error) -> any Error
+    ) -> Future<T, any Error> {
+        let future = Future<T, any Error>()
+        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+            future.complete(result.mapError(mapping))
+        }
+        return future
+    }
+
+    /// Creates a future that completes with `dependent`'s result (SimpleFutures' `init(context:dependent:)`).
+    ///
+    /// - Parameters:
+    ///   - context: Where the hand-over callback runs; ``defaultContext()`` if omitted.
+    ///   - dependent: The future whose result this one takes.
+    public convenience init(context: ExecutionContext = defaultContext(), dependent: Future<T, any Error>) {
+        self.init()
+        dependent.whenComplete(context) { [self] result in self.complete(result) }
+    }
+}
+
+extension Promise {
+    /// Completes this promise with `future`'s result once it has one (SimpleFutures' form).
+    ///
+    /// - Parameters:
+    ///   - context: Where the hand-over runs; ``defaultContext()`` if omitted.
+    ///   - future: The future whose result completes this promise. If the promise was completed
+    ///     meanwhile, the later result is ignored and reported, as with ``complete(_:file:line:)``.
+    public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, E>) {
+        future.whenComplete(context) { [self] result in self.complete(result) }
+    }
+}

@@ -1,0 +1,206 @@
+/// A read-only stream of results: SimpleFutures' `FutureStream`, on Swift 6 terms.
+///
+/// Where a ``Future`` completes once, a stream receives a result (a value or an error) every time its
+/// producer has one — think of a location manager calling its delegate again and again. The write end
+/// is a ``StreamPromise``.
+///
+/// ```swift
+/// let promise = StreamPromise<Int>(capacity: 10)
+/// promise.stream.onSuccess { value in print(value) }
+/// promise.success(1)
+/// promise.success(2)
+/// ```
+///
+/// ## Replay, then live results, in order
+/// A stream keeps its last `capacity` results. Every new subscriber (callback, combinator, or
+/// `for await` loop) first receives those, oldest first, then every later result, exactly once, in the
+/// order the producers published them. Each subscriber has its own ordered delivery on its own
+/// context: a slow subscriber never delays or reorders another.
+///
+/// ## Ending
+/// SimpleFutures' streams never ended. Here ``StreamPromise/finish()`` ends a stream (and
+/// ``StreamPromise/finish(throwing:)`` fails it terminally): later results are refused, `for await`
+/// loops end after the last result, and derived streams end too. A stream whose last
+/// ``StreamPromise`` is deallocated finishes.
+///
+/// ## Memory
+/// The stream retains at most `capacity` results, however many pass through. A subscriber's
+/// delivery queue holds only the results handed to it that its context has not run yet. A
+/// cancelled subscriber (``cancel(_:)``, a `for await` loop left with `break`, a cancelled task)
+/// is removed and released at once.
+public final class FutureStream<T: Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable` is sound because the only mutable state, `state`, is read and written only
+    // between `lock.lock()` and `lock.unlock()`; handlers are `@Sendable` and run outside the lock.
+    let lock = SpinLock()
+    @exclusivity(unchecked)
+    var state: StreamState<T>
+
+    /// How many results the stream keeps for replay (`Int.max`, the default, keeps them all).
+    public let capacity: Int
+
+    /// Creates an open stream that keeps up to `capacity` results; only this library writes into it
+    /// (through a ``StreamPromise``, a combinator or an adapter).
+    init(openWithCapacity capacity: Int) {
+        self.capacity = capacity
+        self.state = StreamState(capacity: capacity)
+    }
+
+    /// Creates an empty stream, already finished.
+    ///
+    /// A stream created with the public initializers has no writer, so nothing could ever be added to
+    /// it: it is finished at once, and subscribers get its results (if any), then the end. To write a
+    /// stream, create a ``StreamPromise``.
+    public convenience init(capacity: Int = Int.max) {
+        self.init(openWithCapacity: capacity)
+        finish(nil)
+    }
+
+    /// Creates a stream holding one successful result, `value`, already finished.
+    public convenience init(value: T, capacity: Int = Int.max) {
+        self.init(openWithCapacity: capacity)
+        publish(.success(value))
+        finish(nil)
+    }
+
+    /// Creates a stream holding one failed result, `error` (a per-element failure), already finished.
+    public convenience init(error: any Error, capacity: Int = Int.max) {
+        self.init(openWithCapacity: capacity)
+        publish(.failure(error))
+        finish(nil)
+    }
+
+    /// How many results the stream currently keeps for replay (at most ``capacity``).
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.history.count
+    }
+
+    /// Whether the stream has ended (finished, or failed terminally).
+    public var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.isEnded
+    }
+
+    // MARK: - Write end (internal: used by StreamPromise and the combinators)
+
+    /// Adds a result and hands it to every subscriber; returns `false` if the stream has ended.
+    @discardableResult
+    func publish(_ result: Result<T, any Error>) -> Bool {
+        lock.lock()
+        let action = state.publish(result)
+        lock.unlock()
+        guard let action else { return false }
+        start(action)
+        return true
+    }
+
+    /// Ends the stream (`nil`: finished; an error: failed terminally); returns `false` if it had ended.
+    @discardableResult
+    func finish(_ error: (any Error)?) -> Bool {
+        lock.lock()
+        let action = state.finish(error)
+        lock.unlock()
+        guard let action else { return false }
+        start(action)
+        return true
+    }
+
+    // MARK: - Subscribing (internal: every face of the stream is built on this)
+
+    /// Subscribes `handler` to the replay, then the live results, then the end, on `context`, in order.
+    ///
+    /// `onCancel` runs if the subscription is cancelled (through `cancelToken`, or by the caller)
+    /// before its end was delivered.
+    @discardableResult
+    func subscribe(
+        context: ExecutionContext,
+        cancelToken: CancelToken = .unused,
+        onCancel: (@Sendable () -> Void)? = nil,
+        _ handler: @escaping @Sendable (StreamEvent<T>) -> Void
+    ) -> StreamSubscription {
+        let subscription = StreamSubscription(context: context, onCancel: onCancel) { [weak self] subscription in
+            guard let self else { return false }
+            self.lock.lock()
+            defer { self.lock.unlock() }
+            return self.state.unsubscribe(subscription)
+        }
+        cancelToken.register(subscription, on: self)
+        lock.lock()
+        // A token cancelled between `register` and here finds nothing to detach: skip it instead.
+        let mustStart = !subscription.isCancelled && state.subscribe(subscription, handler: handler)
+        lock.unlock()
+        if mustStart { start(subscription) }
+        return subscription
+    }
+
+    /// Unregisters every callback and combinator registered on this stream with `cancelToken`.
+    ///
+    /// A cancelled callback never runs afterwards (checked before every result), and it is released
+    /// at once. A combinator's subscription that is cancelled first cancels the same token on the
+    /// stream it returned, then finishes that stream, so a chain built with one token goes quiet.
+    /// Thread-safe; other subscribers are not affected.
+    ///
+    /// - Returns: `true` if at least one subscription made with `cancelToken` on this stream was
+    ///   still active.
+    @discardableResult
+    public func cancel(_ cancelToken: CancelToken) -> Bool {
+        cancelToken.cancelRegistrations(on: self)
+    }
+
+    // MARK: - Delivery
+
+    private func start(_ action: StreamState<T>.StartAction) {
+        switch action {
+        case .none:
+            break
+        case .one(let subscription):
+            start(subscription)
+        case .many(let subscriptions):
+            for subscription in subscriptions { start(subscription) }
+        }
+    }
+
+    private func start(_ subscription: StreamSubscription) {
+        if subscription.context.isImmediate {
+            Trampoline.run({ self.drain(subscription) }, orQueue: { self.drain(subscription) })
+        } else {
+            subscription.context.execute { self.drain(subscription) }
+        }
+    }
+
+    /// Hands `subscription`'s mailbox to its handler, batch by batch, until it is empty.
+    ///
+    /// Only one drainer runs per subscription (`isDraining` in the state), so its events never
+    /// overlap and keep their order. On a queue, a drainer yields the queue after a few batches and
+    /// continues in a new block, so one busy stream cannot monopolise a thread.
+    private func drain(_ subscription: StreamSubscription) {
+        var batches = 0
+        while true {
+            if batches == 16 && !subscription.context.isImmediate {
+                subscription.context.execute { self.drain(subscription) }
+                return
+            }
+            batches += 1
+            lock.lock()
+            let next = state.nextBatch(for: subscription)
+            lock.unlock()
+            guard let (handler, events) = next else { return }
+            for event in events {
+                if subscription.isCancelled { return }
+                if case .end = event { subscription.markEnded() }
+                handler(event)
+            }
+        }
+    }
+}
+
+extension FutureStream {
+    /// How many subscribers are registered right now (for tests).
+    var subscriberCountForTesting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.slots.count
+    }
+}

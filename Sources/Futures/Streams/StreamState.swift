@@ -1,0 +1,152 @@
+/// What a stream delivers to one subscriber: results in order, then at most one end.
+enum StreamEvent<T: Sendable>: Sendable {
+    /// One result of the stream (a value or a per-element failure).
+    case element(Result<T, any Error>)
+    /// The stream ended: finished (`nil`) or failed terminally.
+    case end((any Error)?)
+}
+
+/// The state machine of a ``FutureStream``, on its own (like ``FutureState`` for a future).
+///
+/// ```
+///   open ──publish──▶ open            (history keeps the last `capacity` results;
+///     │                                every subscriber's mailbox gets the result)
+///     └──finish────▶ ended            (every mailbox gets `.end`; publish is refused)
+///   subscribe: mailbox = replay of history (+ `.end` if ended)
+///   a mailbox is drained by one drainer at a time (`isDraining`), in order
+/// ```
+///
+/// - Every subscriber sees the results in the order `publish` was called under the stream's lock.
+/// - A subscriber's mailbox holds only what it has not been handed yet; a subscriber that received
+///   `.end`, or unsubscribed, is removed with its mailbox and handler.
+/// - The history never exceeds `capacity` results.
+///
+/// ``FutureStream`` holds this struct under its lock, calls one event, and performs the returned action
+/// (starting drainers) after unlocking.
+struct StreamState<T: Sendable> {
+    typealias Handler = @Sendable (StreamEvent<T>) -> Void
+
+    struct Slot {
+        let subscription: StreamSubscription
+        let handler: Handler
+        var mailbox: ContiguousArray<StreamEvent<T>>
+        var isDraining: Bool
+    }
+
+    /// Drainers to start after unlocking.
+    enum StartAction {
+        case none
+        case one(StreamSubscription)
+        case many(ContiguousArray<StreamSubscription>)
+
+        mutating func append(_ subscription: StreamSubscription) {
+            switch self {
+            case .none: self = .one(subscription)
+            case .one(let first): self = .many([first, subscription])
+            case .many(var all):
+                self = .none
+                all.append(subscription)
+                self = .many(all)
+            }
+        }
+    }
+
+    let capacity: Int
+    /// The last `capacity` results, oldest first from `historyStart`.
+    private(set) var history: ContiguousArray<Result<T, any Error>> = []
+    private var historyStart = 0
+    private(set) var slots: ContiguousArray<Slot> = []
+    /// `nil` while open; `.some(nil)` finished; `.some(error)` failed terminally.
+    private(set) var termination: (any Error)?? = nil
+
+    init(capacity: Int) {
+        precondition(capacity >= 0, "FutureStream capacity must not be negative")
+        self.capacity = capacity
+    }
+
+    var isEnded: Bool { termination != nil }
+
+    /// The retained results, oldest first.
+    var replay: ContiguousArray<Result<T, any Error>> {
+        if historyStart == 0 { return history }
+        var ordered = ContiguousArray<Result<T, any Error>>()
+        ordered.reserveCapacity(history.count)
+        ordered.append(contentsOf: history[historyStart...])
+        ordered.append(contentsOf: history[..<historyStart])
+        return ordered
+    }
+
+    /// Adds a result; returns the drainers to start, or `nil` if the stream has ended (refused).
+    mutating func publish(_ result: Result<T, any Error>) -> StartAction? {
+        guard termination == nil else { return nil }
+        if capacity > 0 {
+            if history.count < capacity {
+                history.append(result)
+            } else {
+                history[historyStart] = result
+                historyStart += 1
+                if historyStart == capacity { historyStart = 0 }
+            }
+        }
+        var start = StartAction.none
+        for index in slots.indices {
+            slots[index].mailbox.append(.element(result))
+            if !slots[index].isDraining {
+                slots[index].isDraining = true
+                start.append(slots[index].subscription)
+            }
+        }
+        return start
+    }
+
+    /// Ends the stream; returns the drainers to start, or `nil` if it had already ended.
+    mutating func finish(_ error: (any Error)?) -> StartAction? {
+        guard termination == nil else { return nil }
+        termination = .some(error)
+        var start = StartAction.none
+        for index in slots.indices {
+            slots[index].mailbox.append(.end(error))
+            if !slots[index].isDraining {
+                slots[index].isDraining = true
+                start.append(slots[index].subscription)
+            }
+        }
+        return start
+    }
+
+    /// Adds a subscriber whose mailbox starts with the replay (and the end, if ended). Returns whether
+    /// its drainer must be started.
+    mutating func subscribe(_ subscription: StreamSubscription, handler: @escaping Handler) -> Bool {
+        var mailbox = ContiguousArray<StreamEvent<T>>()
+        mailbox.reserveCapacity(history.count + 1)
+        for result in replay { mailbox.append(.element(result)) }
+        if let termination { mailbox.append(.end(termination)) }
+        let start = !mailbox.isEmpty
+        slots.append(Slot(subscription: subscription, handler: handler, mailbox: mailbox, isDraining: start))
+        return start
+    }
+
+    /// Hands the drainer of `subscription` everything in its mailbox, or ends its turn if there is
+    /// nothing (returns `nil`). A batch that ends with `.end` removes the subscriber.
+    mutating func nextBatch(for subscription: StreamSubscription) -> (Handler, ContiguousArray<StreamEvent<T>>)? {
+        guard let index = slots.firstIndex(where: { $0.subscription === subscription }) else { return nil }
+        if slots[index].mailbox.isEmpty {
+            slots[index].isDraining = false
+            return nil
+        }
+        let handler = slots[index].handler
+        var batch = ContiguousArray<StreamEvent<T>>()
+        swap(&batch, &slots[index].mailbox)
+        if case .end = batch.last {
+            slots.remove(at: index)
+        }
+        return (handler, batch)
+    }
+
+    /// Removes a subscriber, its mailbox and its handler; returns whether it was subscribed.
+    mutating func unsubscribe(_ subscription: StreamSubscription) -> Bool {
+        guard let index = slots.firstIndex(where: { $0.subscription === subscription }) else { return false }
+        slots.remove(at: index)
+        return true
+    }
+}
