@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // Documentation only (`swift package generate-documentation`); adds nothing to any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // Test-only: `TestClock` lets the time-based tests advance virtual time instead of sleeping.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.6"),
     ],
     targets: [
         .target(
@@ -46,7 +48,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuturesTests",
-            dependencies: ["Futures"],
+            dependencies: ["Futures", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -1,10 +1,14 @@
 import Futures
 
+// A guided tour of swift-futures. Each chapter lives in its own file and prints what it does.
 print("swift-futures tour")
-let promise = Promise<Int, Never>()
-let doubled = promise.future.map(immediateExecutionContext) { $0 * 2 }
-promise.success(21)
-print("21 doubled:", doubled.forced())
+print("==================")
 tourBrightFuturesChaining()
 tourBrightFuturesContexts()
 await tourSimpleFutures()
+tourBolts()
+tourCancellation()
+await tourDeferred()
+await tourTime()
+await tourCombinators()
+print("\nEnd of the tour. Run `swift test` for the whole test suite.")

@@ -14,6 +14,32 @@ enum Callback<T: Sendable, E: Error>: Sendable {
     case wakeUp(@Sendable (Result<T, E>) -> Void)
     /// Runs when cancellation is requested while the future is pending; dropped on completion.
     case cancellation(@Sendable () -> Void)
+    /// A wake-up or cancellation handler that its owner may take back before it runs (a waiter whose
+    /// task was cancelled, a disposed token registration): see ``FutureState/remove(_:)``.
+    case removable(RemovableEntry<T, E>)
+}
+
+/// A wake-up or a cancellation handler that can be removed from a pending future's list again.
+///
+/// Boxed so that it has an identity to remove it by (closures have none), and so that ``Callback``
+/// stays two words. Only the cancellation-aware faces (`get(onTaskCancellation:)`, token
+/// registrations) pay for the box; plain wake-ups and handlers stay unboxed.
+@usableFromInline
+final class RemovableEntry<T: Sendable, E: Error>: Sendable {
+    @usableFromInline
+    enum Kind: Sendable {
+        /// Behaves as ``Callback/wakeUp(_:)``.
+        case wakeUp(@Sendable (Result<T, E>) -> Void)
+        /// Behaves as ``Callback/cancellation(_:)``.
+        case cancellation(@Sendable () -> Void)
+    }
+
+    @usableFromInline let kind: Kind
+
+    @usableFromInline
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
 }
 
 /// A callback bound to a non-immediate context. Boxed so that ``Callback`` stays two words.
@@ -86,11 +112,29 @@ enum CallbackList<T: Sendable, E: Error>: Sendable {
             let entry = self[index]
             if case .cancellation(let handler) = entry {
                 handlers.append(handler)
+            } else if case .removable(let removable) = entry, case .cancellation(let handler) = removable.kind {
+                handlers.append(handler)
             } else {
                 kept.append(entry)
             }
         }
         self = kept
         return handlers
+    }
+
+    /// Removes `entry` (compared by identity), keeping every other entry in order; returns whether
+    /// it was there.
+    mutating func remove(_ entry: RemovableEntry<T, E>) -> Bool {
+        var kept = CallbackList.empty
+        var found = false
+        for index in 0..<count {
+            if !found, case .removable(let candidate) = self[index], candidate === entry {
+                found = true
+            } else {
+                kept.append(self[index])
+            }
+        }
+        if found { self = kept }
+        return found
     }
 }

@@ -251,6 +251,39 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         if let result { wakeUp(result) }
     }
 
+    /// Registers a removable wake-up or cancellation handler; runs it at once (on the calling thread)
+    /// when it is due already: a wake-up on a completed future, a handler after a cancellation request.
+    ///
+    /// Returns `true` if the entry was stored (take it back with ``removeEntry(_:)``), `false` if it
+    /// ran or was dropped (a handler on a completed future).
+    @usableFromInline
+    @discardableResult
+    func addRemovable(_ entry: RemovableEntry<T, E>) -> Bool {
+        lock.lock()
+        let action = state.registerRemovable(entry, alreadyRequested: cancellationRequested)
+        lock.unlock()
+        switch action {
+        case .stored:
+            return true
+        case .completed(let result):
+            if case .wakeUp(let wakeUp) = entry.kind { wakeUp(result) }
+            return false
+        case .cancellationRequested:
+            if case .cancellation(let handler) = entry.kind { handler() }
+            return false
+        }
+    }
+
+    /// Takes back an entry stored by ``addRemovable(_:)``; `false` if it already ran, is running, or
+    /// was dropped at completion.
+    @usableFromInline
+    @discardableResult
+    func removeEntry(_ entry: RemovableEntry<T, E>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.remove(entry)
+    }
+
     // MARK: - Running callbacks
 
     /// Runs a freshly completed future's list: wake-ups at once, then the callbacks in turn.
@@ -258,9 +291,18 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     func runCompletion(_ list: CallbackList<T, E>, _ result: Result<T, E>) {
         if case .many(let callbacks) = list {
             for callback in callbacks {
-                if case .wakeUp(let wakeUp) = callback { wakeUp(result) }
+                switch callback {
+                case .wakeUp(let wakeUp):
+                    wakeUp(result)
+                case .removable(let entry):
+                    if case .wakeUp(let wakeUp) = entry.kind { wakeUp(result) }
+                case .inline, .scheduled, .cancellation:
+                    continue
+                }
             }
         } else if case .one(.wakeUp(let wakeUp)) = list {
+            wakeUp(result)
+        } else if case .one(.removable(let entry)) = list, case .wakeUp(let wakeUp) = entry.kind {
             wakeUp(result)
         }
         runTurns(list, from: 0, result)
@@ -292,7 +334,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                         )
                     }
                     return
-                case .wakeUp, .cancellation:
+                case .wakeUp, .cancellation, .removable:
                     continue
                 }
             }

@@ -19,6 +19,9 @@
 ///   (`runningWithQueue`, which boxes its queue: it is the rare case, and keeping it out of line keeps
 ///   every future small). Ending a turn hands out the queue or returns to `idle`.
 /// - Completing hands the whole list out; a completed state keeps only the result.
+/// - Removable entries (boxed wake-ups and cancellation handlers) behave like their plain
+///   counterparts; while pending, ``remove(_:)`` takes one back, so an abandoned waiter or a disposed
+///   token registration leaves nothing behind.
 ///
 /// ``Future`` holds this enum under its lock, calls one event, and performs the returned action after
 /// unlocking.
@@ -166,6 +169,41 @@ enum FutureState<T: Sendable, E: Error> {
         list.append(.cancellation(handler))
         self = .pending(list)
         return .stored
+    }
+
+    @usableFromInline
+    enum RemovableRegistration {
+        /// Stored: it runs at completion (a wake-up) or at the first cancellation request (a handler),
+        /// unless removed first.
+        case stored
+        /// Completed: a wake-up must be called with this result now; a handler is never needed.
+        case completed(Result<T, E>)
+        /// Cancellation was already requested: a handler must run now (a wake-up is stored).
+        case cancellationRequested
+    }
+
+    /// Registers a wake-up or cancellation handler that can be removed again with ``remove(_:)``.
+    mutating func registerRemovable(
+        _ entry: RemovableEntry<T, E>,
+        alreadyRequested: Bool
+    ) -> RemovableRegistration {
+        guard case .pending(var list) = self else { return .completed(result!) }
+        if alreadyRequested, case .cancellation = entry.kind { return .cancellationRequested }
+        self = .pending(.empty)
+        list.append(.removable(entry))
+        self = .pending(list)
+        return .stored
+    }
+
+    /// Takes back an entry registered with ``registerRemovable(_:alreadyRequested:)``; returns `false`
+    /// if it is no longer stored (it already ran or is about to, or the future completed and dropped it).
+    mutating func remove(_ entry: RemovableEntry<T, E>) -> Bool {
+        // Once completed nothing removable is stored: completion handed every entry out.
+        guard case .pending(var list) = self else { return false }
+        self = .pending(.empty)
+        let found = list.remove(entry)
+        self = .pending(list)
+        return found
     }
 
     /// Removes and returns the cancellation handlers of a pending future (none once completed).

@@ -103,4 +103,74 @@ struct FutureStateTests {
         #expect(pending.registerWakeUp { _ in } == nil)
         #expect(pending.waitingCallbacks.count == 1)
     }
+
+    @Test func removableEntriesCanBeTakenBackWhilePendingAndOnlyOnce() {
+        var state = State(result: nil)
+        let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        let handler = RemovableEntry<Int, Never>(.cancellation {})
+        _ = state.register(.inline { _ in })
+        guard case .stored = state.registerRemovable(wakeUp, alreadyRequested: false),
+            case .stored = state.registerRemovable(handler, alreadyRequested: false)
+        else {
+            Issue.record("expected both to be stored")
+            return
+        }
+        #expect(state.waitingCallbacks.count == 3)
+        #expect(removed(&state, wakeUp))
+        #expect(!removed(&state, wakeUp), "a second removal finds nothing")
+        #expect(state.waitingCallbacks.count == 2, "the callback and the handler stay, in order")
+        #expect(removed(&state, handler))
+        guard case .one(.inline) = state.waitingCallbacks else {
+            Issue.record("expected only the ordinary callback to remain")
+            return
+        }
+    }
+
+    @Test func removableHandlersAreHandedOutByACancellationRequestAndCannotBeRemovedAfterwards() {
+        var state = State(result: nil)
+        let handler = RemovableEntry<Int, Never>(.cancellation {})
+        let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        _ = state.registerRemovable(handler, alreadyRequested: false)
+        _ = state.registerRemovable(wakeUp, alreadyRequested: false)
+        #expect(state.takeCancellationHandlers().count == 1)
+        #expect(!removed(&state, handler), "already handed out")
+        let late = RemovableEntry<Int, Never>(.cancellation {})
+        guard case .cancellationRequested = state.registerRemovable(late, alreadyRequested: true) else {
+            Issue.record("a handler registered after the request must run at once")
+            return
+        }
+        let lateWakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        guard case .stored = state.registerRemovable(lateWakeUp, alreadyRequested: true) else {
+            Issue.record("a wake-up still waits for the result")
+            return
+        }
+        #expect(removed(&state, wakeUp))
+        #expect(removed(&state, lateWakeUp))
+        #expect(state.waitingCallbacks.isEmpty)
+    }
+
+    @Test func completingHandsOutRemovableEntriesAndNothingIsRemovableAfterwards() {
+        var state = State(result: nil)
+        let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        let handler = RemovableEntry<Int, Never>(.cancellation {})
+        _ = state.registerRemovable(wakeUp, alreadyRequested: false)
+        _ = state.registerRemovable(handler, alreadyRequested: false)
+        guard case .run(let list) = state.complete(.success(1)) else {
+            Issue.record("expected .run")
+            return
+        }
+        #expect(list.count == 2)
+        #expect(!removed(&state, wakeUp) && !removed(&state, handler))
+        let late = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        guard case .completed(let result) = state.registerRemovable(late, alreadyRequested: false) else {
+            Issue.record("expected .completed")
+            return
+        }
+        #expect(result.get() == 1)
+        #expect(state.takeCancellationHandlers().isEmpty)
+    }
+
+    private func removed(_ state: inout State, _ entry: RemovableEntry<Int, Never>) -> Bool {
+        state.remove(entry)
+    }
 }

@@ -1,0 +1,155 @@
+import Dispatch
+
+extension Sequence where Element: Sendable {
+    /// Turns every element into a future with `f`, running at most `maxConcurrent` of them at once,
+    /// and collects their values in the order of the elements.
+    ///
+    /// ```swift
+    /// let pages = urls.traverse(maxConcurrent: 4) { session.dataFuture(from: $0) }
+    /// ```
+    ///
+    /// BrightFutures' `traverse(_:f:)` starts every future at once; this variant starts the next element
+    /// only when a running one has completed, so never more than `maxConcurrent` futures of `f` are
+    /// pending at the same time (values below 1 count as 1).
+    ///
+    /// - `f` runs on `context` (by default a global queue, as BrightFutures' `traverse`), once per
+    ///   element, in the order of the elements.
+    /// - Success: all values, in element order; an empty sequence succeeds with `[]` at once.
+    /// - Failure: the first failure to arrive fails the result at once; no further element is started
+    ///   and cancellation of the futures still running is requested.
+    /// - Cancellation: a request on the returned future is passed on to the running futures. If the
+    ///   failure type can hold ``FuturesError/cancelled`` (`any Error`, `FuturesError`), no further
+    ///   element is started and the result fails with it at once; otherwise the traversal goes on and
+    ///   ends as the cancelled futures decide.
+    public func traverse<U, E>(
+        maxConcurrent: Int,
+        _ context: ExecutionContext = ExecutionContext(queue: .global()),
+        f: @escaping @Sendable (Element) -> Future<U, E>
+    ) -> Future<[U], E> {
+        let traversal = BoundedTraversal(
+            elements: Array(self),
+            maxConcurrent: Swift.max(maxConcurrent, 1),
+            context: context,
+            transform: f
+        )
+        traversal.start()
+        return traversal.future
+    }
+}
+
+/// The state of one ``Swift/Sequence/traverse(maxConcurrent:_:f:)``.
+private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: Sendable {
+    let future = Future<[U], E>()
+    private let elements: [Element]
+    private let maxConcurrent: Int
+    private let context: ExecutionContext
+    private let transform: @Sendable (Element) -> Future<U, E>
+
+    private let lock = SpinLock()
+    // `nonisolated(unsafe)`: the following are only read and written between `lock.lock()` and
+    // `lock.unlock()`.
+    nonisolated(unsafe) private var values: [U?]
+    nonisolated(unsafe) private var nextIndex = 0
+    nonisolated(unsafe) private var running = 0
+    nonisolated(unsafe) private var succeeded = 0
+    nonisolated(unsafe) private var stopped = false
+    nonisolated(unsafe) private var pending: [Int: Future<U, E>] = [:]
+
+    init(
+        elements: [Element],
+        maxConcurrent: Int,
+        context: ExecutionContext,
+        transform: @escaping @Sendable (Element) -> Future<U, E>
+    ) {
+        self.elements = elements
+        self.maxConcurrent = maxConcurrent
+        self.context = context
+        self.transform = transform
+        self.values = Array(repeating: nil, count: elements.count)
+    }
+
+    func start() {
+        if elements.isEmpty {
+            future.complete(.success([]))
+            return
+        }
+        future.onCancellationRequested { [self] in cancel() }
+        launch()
+    }
+
+    /// Claims free slots and starts their elements on `context`.
+    private func launch() {
+        while true {
+            lock.lock()
+            guard !stopped, running < maxConcurrent, nextIndex < elements.count else {
+                lock.unlock()
+                return
+            }
+            let index = nextIndex
+            nextIndex += 1
+            running += 1
+            lock.unlock()
+            context.execute { [self] in run(index) }
+        }
+    }
+
+    private func run(_ index: Int) {
+        lock.lock()
+        let isStopped = stopped
+        lock.unlock()
+        guard !isStopped else { return }
+        let item = transform(elements[index])
+        lock.lock()
+        let stoppedMeanwhile = stopped
+        if !stoppedMeanwhile { pending[index] = item }
+        lock.unlock()
+        if stoppedMeanwhile {
+            item.requestCancellation()
+            return
+        }
+        item.whenComplete(immediateExecutionContext) { [self] result in
+            switch result {
+            case .success(let value):
+                lock.lock()
+                values[index] = value
+                pending[index] = nil
+                running -= 1
+                succeeded += 1
+                let all = succeeded == elements.count ? values.map { $0! } : nil
+                lock.unlock()
+                if let all {
+                    future.complete(.success(all))
+                } else {
+                    launch()
+                }
+            case .failure(let error):
+                let others = stop()
+                future.complete(.failure(error))
+                for other in others { other.requestCancellation() }
+            }
+        }
+    }
+
+    /// Stops launching; returns the futures still pending.
+    private func stop() -> [Future<U, E>] {
+        lock.lock()
+        defer { lock.unlock() }
+        stopped = true
+        let others = Array(pending.values)
+        pending = [:]
+        return others
+    }
+
+    private func cancel() {
+        if let error = Future<[U], E>.cancellationError {
+            let others = stop()
+            future.complete(.failure(error))
+            for other in others { other.requestCancellation() }
+        } else {
+            lock.lock()
+            let others = Array(pending.values)
+            lock.unlock()
+            for other in others { other.requestCancellation() }
+        }
+    }
+}

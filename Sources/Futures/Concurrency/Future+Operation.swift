@@ -1,0 +1,38 @@
+extension Future {
+    /// Runs `operation` in a new Swift `Task` and completes the future with what it returns or throws.
+    ///
+    /// ```swift
+    /// let profile = Future { try await api.fetchProfile(id) }      // Future<Profile, any Error>
+    /// let answer = Future<Int, Never> { await model.compute() }    // cannot fail
+    /// ```
+    ///
+    /// Told apart from `Future { complete in … }` (``init(file:line:resolver:)``) by the closure taking
+    /// no argument. The error type follows `operation`'s typed throws: an untyped `throws` gives
+    /// `any Error`, a non-throwing closure `Never`.
+    ///
+    /// **Cancellation:** ``requestCancellation()`` on this future (directly, or through
+    /// ``requestCancellation(when:)``) cancels the Swift task. `operation` observes it like any
+    /// cancelled task (`Task.isCancelled`, `Task.checkCancellation()`, cancellation handlers) and the
+    /// future completes with whatever it then returns or throws (typically `CancellationError`).
+    ///
+    /// - Parameters:
+    ///   - priority: The task's priority; inherited from the caller if `nil`.
+    ///   - operation: Runs in the new task (not on the caller's actor). It and everything it captures
+    ///     are released when it finishes.
+    public convenience init(
+        priority: TaskPriority? = nil,
+        operation: @escaping @Sendable () async throws(E) -> T
+    ) {
+        self.init()
+        let task = Task(priority: priority) { [self] in
+            let result: Result<T, E>
+            do throws(E) {
+                result = .success(try await operation())
+            } catch {
+                result = .failure(error)
+            }
+            self.complete(result)
+        }
+        onCancellationRequested { task.cancel() }
+    }
+}

@@ -1,0 +1,215 @@
+/// A cold, lazy asynchronous computation: nothing runs until it is executed, and each execution runs it
+/// again from the start.
+///
+/// `Deferred` is the "lazy `Async<T>`" that turns nested callbacks into a chain. Building a chain with
+/// ``map(_:)`` and ``flatMap(_:)`` only *describes* the work; ``execute(_:callback:)`` or ``run()`` starts
+/// it. Contrast with ``Future``, which is *hot*: a future stands for work that is already running and
+/// whose single result is shared by every observer.
+///
+/// ```swift
+/// let page = URLSession.shared.dataDeferred(from: url)   // nothing requested yet
+/// page.flatMap { _ in
+///     print("first")
+///     return URLSession.shared.dataDeferred(from: url)
+/// }.flatMap { _ in
+///     print("second")
+///     return URLSession.shared.dataDeferred(from: url)
+/// }.execute { _ in
+///     print("finally")                                    // first, second, finally
+/// }
+/// ```
+///
+/// ## Threading
+/// The transforms given to ``map(_:)``, ``flatMap(_:)`` and ``mapError(_:)`` run on the thread that
+/// delivered the previous step's result (immediately, no hop). ``execute(_:callback:)`` takes a context
+/// for the final callback.
+///
+/// ## Failure, cancellation, stack depth
+/// A failing step skips the rest of the chain and delivers its error. Each execution is a ``Future``
+/// under the hood: a cancellation request on the future returned by ``run()`` reaches the step that is
+/// running at that moment (for example the `URLSessionTask` of `URLSession.dataDeferred(for:)`).
+/// Starting a chain of any length uses bounded stack space.
+///
+/// A `Deferred` is an immutable value: share and execute it from any thread.
+public struct Deferred<T: Sendable, E: Error>: Sendable {
+    /// The last step of the chain; it links to the steps before it.
+    private let node: DeferredNode<T, E>
+
+    private init(node: DeferredNode<T, E>) {
+        self.node = node
+    }
+
+    /// Creates a deferred computation from a trunk: a function that starts the work and calls `complete`
+    /// with its result.
+    ///
+    /// `trunk` does not run now: it runs once per execution, on the thread that calls
+    /// ``execute(_:callback:)`` or ``run()``. `complete` may be called from any thread; the first call
+    /// per execution wins, later ones are ignored and reported as
+    /// ``FuturesDiagnostic/futureCompletedTwice(file:line:)``. If `trunk` never calls `complete`, that
+    /// execution never completes.
+    ///
+    /// ```swift
+    /// let answer = Deferred<Int, Never> { complete in
+    ///     DispatchQueue.global().async { complete(.success(42)) }
+    /// }
+    /// ```
+    public init(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ trunk: @escaping @Sendable (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void
+    ) {
+        self.node = DeferredNode(parent: nil) { _ in
+            let future = Future<T, E>()
+            trunk { result in
+                if !future.complete(result) {
+                    FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
+                }
+            }
+            return future
+        }
+    }
+
+    /// Creates a deferred computation that calls `makeFuture` on each execution and follows its future.
+    ///
+    /// This is how hot, cancellable work becomes lazy and repeatable: a cancellation request on the
+    /// future returned by ``run()`` is a request on `makeFuture`'s future itself.
+    /// `makeFuture` runs on the thread that starts the execution.
+    public init(starting makeFuture: @escaping @Sendable () -> Future<T, E>) {
+        self.node = DeferredNode(parent: nil) { _ in makeFuture() }
+    }
+
+    /// A deferred computation that succeeds with `value` each time it is executed (the blog's `unit`).
+    public static func unit(_ value: T) -> Deferred<T, E> {
+        Deferred(starting: { Future(value: value) })
+    }
+
+    /// A deferred computation that fails with `error` each time it is executed.
+    public static func failure(_ error: E) -> Deferred<T, E> {
+        Deferred(starting: { Future(error: error) })
+    }
+
+    // MARK: - Running
+
+    /// Starts one execution and returns its future: hot, shared by all its observers, completed once.
+    ///
+    /// Each call starts a new, independent execution. Requesting cancellation of the returned future
+    /// (``Future/requestCancellation()``) reaches the step of the chain that is running; how and whether
+    /// that step stops is up to the step (a trunk cannot observe it; ``init(starting:)`` can).
+    public func run() -> Future<T, E> {
+        node.run()
+    }
+
+    /// Starts one execution and calls `callback` with its result (the blog's `execute`).
+    ///
+    /// - Parameters:
+    ///   - context: Where `callback` runs; by default on the thread that delivers the result.
+    ///   - callback: Receives the result of this execution, exactly once.
+    public func execute(
+        _ context: ExecutionContext = immediateExecutionContext,
+        callback: @escaping @Sendable (Result<T, E>) -> Void
+    ) {
+        run().whenComplete(context, callback)
+    }
+
+    // MARK: - Transforming
+
+    /// A deferred computation that, when executed, executes this one and transforms its value with `f`.
+    ///
+    /// `f` runs on the thread that delivered the value; a failure passes through (`f` does not run).
+    public func map<U>(_ f: @escaping @Sendable (T) -> U) -> Deferred<U, E> {
+        chain { source, target in
+            source.whenComplete(immediateExecutionContext) { target.complete($0.map(f)) }
+        }
+    }
+
+    /// A deferred computation that, when executed, executes this one, then the computation `f` returns
+    /// for its value (the blog's `flatMap`).
+    ///
+    /// `f` runs on the thread that delivered the value; a failure of either step is the result (and
+    /// `f` does not run after a failure). A cancellation request reaches whichever step is running.
+    public func flatMap<U>(_ f: @escaping @Sendable (T) -> Deferred<U, E>) -> Deferred<U, E> {
+        chain { source, target in
+            source.whenComplete(immediateExecutionContext) { result in
+                switch result {
+                case .success(let value):
+                    let next = f(value).run()
+                    target.onCancellationRequested { [weak next] in next?.requestCancellation() }
+                    target.completeWith(next)
+                case .failure(let error):
+                    target.complete(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// A deferred computation that, when executed, transforms this one's error with `f`.
+    ///
+    /// `f` runs on the thread that delivered the error; a success passes through unchanged.
+    public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1) -> Deferred<T, E1> {
+        chain { source, target in
+            source.whenComplete(immediateExecutionContext) { target.complete($0.mapError(f)) }
+        }
+    }
+
+    /// Builds a step: on each execution, starts this computation as `source` and lets `wire` complete
+    /// `target` from it. Cancellation requests on `target` are forwarded to `source`.
+    ///
+    /// The start is trampolined, so executing a chain of any length nests a bounded number of frames.
+    private func chain<U, E1>(
+        _ wire: @escaping @Sendable (_ source: Future<T, E>, _ target: Future<U, E1>) -> Void
+    ) -> Deferred<U, E1> {
+        // The step receives its parent as an argument instead of capturing it, so the chain is a plain
+        // linked list of nodes (released iteratively), not a nest of closures (released recursively).
+        Deferred<U, E1>(
+            node: DeferredNode(parent: node) { parent in
+                let source = unsafeDowncast(parent!, to: DeferredNode<T, E>.self)
+                let target = Future<U, E1>()
+                let begin = {
+                    let future = source.run()
+                    target.onCancellationRequested { [weak future] in future?.requestCancellation() }
+                    wire(future, target)
+                }
+                Trampoline.run(begin, orQueue: begin)
+                return target
+            })
+    }
+}
+
+/// A link of a ``Deferred`` chain: it keeps the steps before it alive and unlinks them iteratively
+/// when released, so dropping a chain of any length uses bounded stack space.
+class DeferredLink: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `parent` is set in `init` and mutated only in `deinit`, where
+    // no other thread can reach this object, and (in the loop) on links this deinit uniquely owns.
+    fileprivate var parent: DeferredLink?
+
+    init(parent: DeferredLink?) {
+        self.parent = parent
+    }
+
+    deinit {
+        var next = parent
+        parent = nil
+        while var link = next {
+            next = nil
+            guard isKnownUniquelyReferenced(&link) else { break }
+            next = link.parent
+            link.parent = nil
+        }
+    }
+}
+
+/// A step of a ``Deferred`` chain: how to start it, given the step before it.
+final class DeferredNode<T: Sendable, E: Error>: DeferredLink, @unchecked Sendable {
+    // `@unchecked Sendable`: see ``DeferredLink``; `start` is immutable and `@Sendable`.
+    private let start: @Sendable (_ parent: DeferredLink?) -> Future<T, E>
+
+    init(parent: DeferredLink?, start: @escaping @Sendable (_ parent: DeferredLink?) -> Future<T, E>) {
+        self.start = start
+        super.init(parent: parent)
+    }
+
+    /// Starts one execution of the chain ending here.
+    func run() -> Future<T, E> {
+        start(parent)
+    }
+}

@@ -1,0 +1,308 @@
+extension BFTask {
+    // MARK: - continueWith
+
+    /// Runs `block` with this task once it completes (whatever its state) and returns a task for
+    /// what `block` returns (Bolts' `continueWithExecutor:block:cancellationToken:`).
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives this (completed) task. Returning a value succeeds the new task with it;
+    ///     throwing faults it with the error (a cancellation error cancels it).
+    ///   - cancellationToken: Checked just before `block` would run: if cancellation was requested,
+    ///     `block` does not run and the new task is cancelled.
+    /// - Returns: A task completed with `block`'s outcome.
+    @discardableResult
+    public func continueWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<T>) throws -> U,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        continuation(executor, cancellationToken) { next, task in
+            next.complete(Result { try block(task) })
+        }
+    }
+
+    /// Runs `block` with this task once it completes and returns a task that completes when the task
+    /// `block` returns does: chaining without nesting (Bolts' block returning a `BFTask`).
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives this (completed) task and returns the next task; returning
+    ///     `BFTask.cancelled()` cancels the new task, throwing faults it.
+    ///   - cancellationToken: Checked just before `block` would run: if cancellation was requested,
+    ///     `block` does not run and the new task is cancelled.
+    /// - Returns: A task with the outcome of `block`'s task.
+    @discardableResult
+    public func continueWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<U>,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        continuation(executor, cancellationToken) { next, task in
+            do {
+                next.completeWith(try block(task).future)
+            } catch {
+                next.complete(.failure(error))
+            }
+        }
+    }
+
+    /// `continueWith(executor:block:cancellationToken:)` with the token before
+    /// the block, so the block can be a trailing closure: `task.continueWith(cancellationToken: token) { … }`.
+    @discardableResult
+    public func continueWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<T>) throws -> U
+    ) -> BFTask<U> {
+        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// `continueWith(executor:block:cancellationToken:)` with the token
+    /// before the block, so the block can be a trailing closure.
+    @discardableResult
+    public func continueWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<U>
+    ) -> BFTask<U> {
+        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// `continueWith(executor:block:cancellationToken:)` for a block that returns
+    /// nothing: gives a `BFTask<Void>`.
+    ///
+    /// Exists so that a multi-statement block without `return`, where a `BFTask<Void>` is expected, is
+    /// not mistaken for a block returning a task.
+    @discardableResult
+    public func continueWith(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<T>) throws -> Void,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<Void> {
+        continuation(executor, cancellationToken) { next, task in
+            next.complete(Result { try block(task) })
+        }
+    }
+
+    /// The `Void` block form with the token before the block (trailing-closure friendly).
+    @discardableResult
+    public func continueWith(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<T>) throws -> Void
+    ) -> BFTask<Void> {
+        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    // MARK: - continueOnSuccessWith
+
+    /// Runs `block` with the result if this task succeeds; a fault or a cancellation passes straight
+    /// through to the returned task and `block` does not run (Bolts' `continueWithSuccessBlock:`), so a
+    /// chain needs one error handler, at its end.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives the result. Returning a value succeeds the new task; throwing faults it.
+    ///   - cancellationToken: Checked first: if cancellation was requested when this task completes,
+    ///     the new task is cancelled (even if this one faulted).
+    /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (T) throws -> U,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        continuation(executor, cancellationToken) { next, task in
+            switch task.future.result {
+            case .success(let value):
+                next.complete(Result { try block(value) })
+            case .failure(let error):
+                next.complete(.failure(error))
+            case nil:
+                preconditionFailure("a continuation runs only once its task has completed")
+            }
+        }
+    }
+
+    /// Runs `block` with the result if this task succeeds and continues with the task it returns
+    /// (chaining without nesting); a fault or a cancellation passes straight through.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives the result and returns the next task; returning `BFTask.cancelled()` cancels
+    ///     the new task, throwing faults it.
+    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (T) throws -> BFTask<U>,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        continuation(executor, cancellationToken) { next, task in
+            switch task.future.result {
+            case .success(let value):
+                do {
+                    next.completeWith(try block(value).future)
+                } catch {
+                    next.complete(.failure(error))
+                }
+            case .failure(let error):
+                next.complete(.failure(error))
+            case nil:
+                preconditionFailure("a continuation runs only once its task has completed")
+            }
+        }
+    }
+
+    /// `continueOnSuccessWith(executor:block:cancellationToken:)` with the token before
+    /// the block, so the block can be a trailing closure.
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (T) throws -> U
+    ) -> BFTask<U> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// `continueOnSuccessWith(executor:block:cancellationToken:)` with the token
+    /// before the block, so the block can be a trailing closure.
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (T) throws -> BFTask<U>
+    ) -> BFTask<U> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// `continueOnSuccessWith(executor:block:cancellationToken:)` for a block that returns
+    /// nothing: gives a `BFTask<Void>` (see the `Void` form of `continueWith` for why it exists).
+    @discardableResult
+    public func continueOnSuccessWith(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (T) throws -> Void,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<Void> {
+        continuation(executor, cancellationToken) { next, task in
+            switch task.future.result {
+            case .success(let value):
+                next.complete(Result { try block(value) })
+            case .failure(let error):
+                next.complete(.failure(error))
+            case nil:
+                preconditionFailure("a continuation runs only once its task has completed")
+            }
+        }
+    }
+
+    /// The `Void` block form with the token before the block (trailing-closure friendly).
+    @discardableResult
+    public func continueOnSuccessWith(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (T) throws -> Void
+    ) -> BFTask<Void> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    // MARK: - continueOnErrorWith
+
+    /// Runs `block` with the error if this task faults, to recover with a value (Bolts-Swift's
+    /// `continueOnErrorWith`); a success or a cancellation passes straight through and `block` does
+    /// not run.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives the error and returns a replacement result, or throws (faulting the new task
+    ///     with the thrown error; a cancellation error cancels it).
+    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    @discardableResult
+    public func continueOnErrorWith(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (any Error) throws -> T,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<T> {
+        continuation(executor, cancellationToken) { next, task in
+            if let error = task.error {
+                next.complete(Result { try block(error) })
+            } else {
+                next.completeWith(task.future)
+            }
+        }
+    }
+
+    /// Runs `block` with the error if this task faults and continues with the task it returns
+    /// (Bolts-Swift's `continueOnErrorWithTask`); a success or a cancellation passes straight through.
+    @discardableResult
+    public func continueOnErrorWith(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (any Error) throws -> BFTask<T>,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<T> {
+        continuation(executor, cancellationToken) { next, task in
+            if let error = task.error {
+                do {
+                    next.completeWith(try block(error).future)
+                } catch {
+                    next.complete(.failure(error))
+                }
+            } else {
+                next.completeWith(task.future)
+            }
+        }
+    }
+
+    // MARK: - Shared plumbing
+
+    /// Registers `body` to run on `executor` once this task completes, unless `token` was cancelled by
+    /// then (the new task is then cancelled). `body` completes the new task's cell.
+    ///
+    /// As in Bolts, continuations are independent: each is handed to its executor as soon as the task
+    /// completes (in registration order), so one waiting on a busy executor never holds back another.
+    /// (A `Future`'s callbacks instead take turns; here the turn only covers the hand-off.)
+    private func continuation<U>(
+        _ executor: BFExecutor,
+        _ token: BFCancellationToken?,
+        _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
+    ) -> BFTask<U> {
+        let next = Future<U, any Error>()
+        let source = future
+        let run: @Sendable () -> Void = {
+            if token?.isCancellationRequested == true {
+                next.complete(.failure(FuturesError.cancelled))
+            } else {
+                body(next, BFTask(future: source))
+            }
+        }
+        let context = executor.context
+        future.whenComplete(immediateExecutionContext) { _ in
+            if context.isImmediate {
+                run()
+            } else {
+                context.execute(run)
+            }
+        }
+        return BFTask<U>(future: next)
+    }
+}
+
+extension BFTask {
+    /// Starts `block` on `executor` and returns a task for its value (Bolts' `taskFromExecutor:withBlock:`).
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` (at once, on this thread) if omitted.
+    ///   - block: Returns the value, or throws to fault the task (a cancellation error cancels it).
+    @_disfavoredOverload
+    public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> T) {
+        self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
+    }
+
+    /// Starts `block` on `executor` and returns a task that completes when the task `block` returns does
+    /// (preferred over the value form when `block` returns a task, so tasks never nest).
+    public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> BFTask<T>) {
+        self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
+    }
+}

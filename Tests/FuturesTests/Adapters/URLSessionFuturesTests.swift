@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import Futures
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A session that never uses a proxy and gives up after 10 s, so no test can hang on the network.
+func makeLoopbackSession() -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.connectionProxyDictionary = [:]
+    configuration.timeoutIntervalForRequest = 10
+    configuration.timeoutIntervalForResource = 10
+    return URLSession(configuration: configuration)
+}
+
+func httpStatus(_ response: URLResponse) -> Int? {
+    (response as? HTTPURLResponse)?.statusCode
+}
+
+@Suite("URLSession futures against a real server on 127.0.0.1", .timeLimit(.minutes(1)))
+struct URLSessionFuturesTests {
+    @Test func aSuccessfulRequestDeliversBodyAndStatus() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let (data, response) = try await makeLoopbackSession().dataFuture(from: server.url("/ok")).get()
+        #expect(String(decoding: data, as: UTF8.self) == "hello")
+        #expect(httpStatus(response) == 200)
+    }
+
+    @Test func a404IsASuccessfulFutureCarryingTheStatus() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let (data, response) = try await makeLoopbackSession().dataFuture(for: URLRequest(url: server.url("/nope")))
+            .get()
+        #expect(httpStatus(response) == 404)
+        #expect(String(decoding: data, as: UTF8.self) == "not found")
+    }
+
+    @Test func aRefusedConnectionFailsTheFuture() async {
+        let url = URL(string: "http://127.0.0.1:\(TestHTTPServer.closedPort())/ok")!
+        let result = await makeLoopbackSession().dataFuture(from: url).settledResult()
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure, got \(result)")
+            return
+        }
+        #expect((error as? FuturesError) == nil)
+        #expect((error as NSError).code == NSURLErrorCannotConnectToHost)
+    }
+
+    @Test func cancellingAnInFlightRequestCancelsTheTaskAndFailsWithCancelled() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let future = makeLoopbackSession().dataFuture(from: server.url("/hold"))
+        await server.holdArrived.get()
+        #expect(!future.isCompleted)
+        future.requestCancellation()
+        let result = await future.settledResult()
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure, got \(result)")
+            return
+        }
+        #expect(error as? FuturesError == .cancelled)
+        // The task really was cancelled: the server sees the client hang up.
+        await server.holdClosedByClient.get()
+    }
+
+    @Test func theDeferredFormSendsNothingUntilExecutedAndSendsAgainEachTime() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let request = makeLoopbackSession().dataDeferred(from: server.url("/ok")).map { httpStatus($0.1) }
+        #expect(server.requestedPaths.isEmpty)
+        let first = try await request.run().get()
+        let second = try await request.run().get()
+        #expect(first == 200 && second == 200)
+        #expect(server.requestedPaths == ["/ok", "/ok"])
+    }
+
+    @Test func cancellingARunningDeferredRequestCancelsItsTask() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let session = makeLoopbackSession()
+        let running = session.dataDeferred(from: server.url("/ok"))
+            .flatMap { _ in session.dataDeferred(from: server.url("/hold")) }
+            .map { httpStatus($0.1) }
+            .run()
+        await server.holdArrived.get()
+        running.requestCancellation()
+        let result = await running.settledResult()
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure, got \(result)")
+            return
+        }
+        #expect(error as? FuturesError == .cancelled)
+        await server.holdClosedByClient.get()
+        #expect(server.requestedPaths == ["/ok", "/hold"])
+    }
+
+    /// The blog post's whole story: three nested `dataTask` callbacks become one flat chain.
+    @Test func theBlogsCallbackHellBecomesAChainPrintingFirstSecondFinally() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let session = makeLoopbackSession()
+        let url = server.url("/ok")
+        let printed = Recorder<String>()
+        let done = Promise<Void, Never>()
+        let chain = session.dataDeferred(from: url).flatMap { _ in
+            printed.append("first")
+            return session.dataDeferred(from: url)
+        }.flatMap { _ in
+            printed.append("second")
+            return session.dataDeferred(from: url)
+        }
+        #expect(server.requestedPaths.isEmpty)  // only described so far
+        chain.execute { _ in
+            printed.append("finally")
+            done.success(())
+        }
+        await done.future.get()
+        #expect(printed.values == ["first", "second", "finally"])
+        #expect(server.requestedPaths == ["/ok", "/ok", "/ok"])
+    }
+}
+
+extension Future {
+    /// Waits for the result without throwing (test helper).
+    func settledResult() async -> Result<T, E> {
+        do {
+            return .success(try await get())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
