@@ -35,6 +35,13 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
 
     deinit {
         guard !future.isCompleted else { return }
+        reportDropped()
+    }
+
+    /// The dropped-promise path, kept out of `deinit`: its metadata look-ups (`Result<T, E>`,
+    /// `Optional`, the cast to `E`) would otherwise run on every deallocation, completed or not.
+    @inline(never)
+    private func reportDropped() {
         FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: "\(file)", line: line))
         if let error = FuturesError.brokenPromise as? E {
             future.complete(.failure(error))
