@@ -52,7 +52,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // A plain driver for profilers (callgrind, perf), without the harness: see its main.swift.
+        // A plain driver for profilers (callgrind, perf), without the harness: see its main.swift. It lives
+        // outside `Benchmarks/`, where the benchmark plugin would take it for a benchmark target.
         .executableTarget(
             name: "FuturesProfile",
             dependencies: [
@@ -60,7 +61,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
-            path: "Benchmarks/FuturesProfile",
+            path: "Profile/FuturesProfile",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

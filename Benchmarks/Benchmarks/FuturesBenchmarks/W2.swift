@@ -1,7 +1,7 @@
 import Benchmark
-import FuturesWorkloads
 import Dispatch
 import Futures
+import FuturesWorkloads
 import NIOCore
 import NIOPosix
 import OpenCombine

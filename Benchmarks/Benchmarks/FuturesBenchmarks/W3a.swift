@@ -1,12 +1,11 @@
 import Benchmark
-import FuturesWorkloads
 import Dispatch
 import Futures
+import FuturesWorkloads
 import NIOCore
 import NIOPosix
 import OpenCombine
 import Synchronization
-
 
 /// W3a: 10,000 pending promises with one callback each, all completed from another thread; the
 /// benchmark thread waits until every callback has run. One sample = the whole 10,000.

@@ -1,9 +1,8 @@
 import Benchmark
-import FuturesWorkloads
 import Futures
+import FuturesWorkloads
 import NIOCore
 import NIOEmbedded
-
 
 /// W4: 1,000,000 chained `flatMap`s on the immediate context, from a pending root (built, then the root
 /// is completed and the whole chain runs) and from a completed root (every step runs as it is added).
@@ -48,4 +47,3 @@ func registerCompetitorsW4() {
 func asyncIncrement(_ value: Int) async -> Int {
     identity(value) + 1
 }
-

@@ -1,6 +1,6 @@
 import Benchmark
-import FuturesWorkloads
 import Futures
+import FuturesWorkloads
 import NIOCore
 import NIOEmbedded
 import OpenCombine

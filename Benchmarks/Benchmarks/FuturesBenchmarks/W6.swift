@@ -1,11 +1,10 @@
 import Benchmark
-import FuturesWorkloads
 import Dispatch
 import Futures
+import FuturesWorkloads
 import NIOCore
 import NIOPosix
 import OpenCombine
-
 
 /// W6: two threads race on 100,000 promises: one completes them, the other registers one callback on
 /// each, both in index order and at the same time. Every callback must run exactly once (checked).

@@ -74,11 +74,15 @@ public func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure 
 
 /// A counter shared between threads.
 public final class AtomicCounter: Sendable {
+    /// The count.
     public let value = Atomic<Int>(0)
+    /// A counter at zero.
     public init() {}
+    /// Adds one (relaxed: only the final count is read, after a join).
     @inline(__always) public func increment() { value.add(1, ordering: .relaxed) }
     /// Adds one and returns the new value, with acquire-release ordering (for "last one signals").
     @inline(__always) public func incrementAndGet() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
+    /// The count now (acquiring).
     public var current: Int { value.load(ordering: .acquiring) }
 }
 
@@ -87,7 +91,9 @@ public final class AtomicCounter: Sendable {
 public final class Handoff<T>: @unchecked Sendable {
     // Safe: every use writes before a DispatchSemaphore.signal / DispatchGroup.leave and reads after
     // the matching wait, which orders the accesses.
+    /// The value handed over.
     public var value: T
+    /// Wraps `value`.
     public init(_ value: T) { self.value = value }
 }
 
@@ -98,8 +104,10 @@ public final class ClosureCell: @unchecked Sendable {
     private var result: Int?
     private var callback: (@Sendable (Int) -> Void)?
 
+    /// An empty, pending cell.
     public init() {}
 
+    /// Stores `value` and runs the callback, if one is registered.
     public func complete(_ value: Int) {
         let pending: (@Sendable (Int) -> Void)? = lock.withLock { _ in
             result = value
@@ -109,6 +117,7 @@ public final class ClosureCell: @unchecked Sendable {
         pending?(value)
     }
 
+    /// Runs `body` now if completed, else stores it for `complete`.
     public func observe(_ body: @escaping @Sendable (Int) -> Void) {
         let ready: Int? = lock.withLock { _ in
             if let result { return result }
@@ -122,7 +131,9 @@ public final class ClosureCell: @unchecked Sendable {
 /// A value shared between threads under a lock (a class, so escaping closures can capture it).
 public final class Locked<Value>: Sendable where Value: Sendable {
     private let mutex: Mutex<Value>
+    /// Wraps `value`.
     public init(_ value: Value) { mutex = Mutex(value) }
+    /// Runs `body` on the value under the lock.
     public func withLock<R>(_ body: (inout sending Value) -> sending R) -> sending R {
         mutex.withLock(body)
     }
