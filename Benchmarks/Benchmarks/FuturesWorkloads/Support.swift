@@ -19,8 +19,8 @@ public enum Config {
     }
 
     /// Allocation gate tolerance (`swift package benchmark thresholds check`): the p90 malloc count
-    /// may exceed the checked-in one by 3% (harness and Dispatch noise); one more malloc per operation
-    /// is +25% or more on every workload, so it fails. Other metrics are not checked.
+    /// may exceed the checked-in one by 3% (harness and Dispatch noise). One more malloc per operation
+    /// is +5% or more on every workload but Streams.Map8 (100 per value). Other metrics are not checked.
     public static var allocationTolerance: [BenchmarkMetric: BenchmarkThresholds] {
         allocationTolerance(percent: 3)
     }
