@@ -12,6 +12,7 @@ extension Sequence {
     ///     // numbers is [1, 1, 2]
     /// }
     /// ```
+    @inlinable
     public func sequence<T, E>() -> Future<[T], E> where Element == Future<T, E> {
         SequenceCollector.collect(Array(self)).future
     }

@@ -6,20 +6,30 @@
 /// pending future waits for it, exactly like BrightFutures' chained `flatMap`s, without their O(n²)
 /// array copies). Each slot is written once and the prefix pointer only moves forward, so the total work
 /// is linear whatever the completion order.
+@usableFromInline
 final class SequenceCollector<T: Sendable, E: Error>: Sendable {
+    @usableFromInline
     struct State: Sendable {
-        var slots: [Result<T, E>?]
+        @usableFromInline var slots: [Result<T, E>?]
         /// Every slot before this index holds a success.
-        var prefix = 0
-        var isDone = false
+        @usableFromInline var prefix = 0
+        @usableFromInline var isDone = false
         /// Work units done so far (slot writes, prefix moves, values copied out); tests check linearity.
-        var steps = 0
+        @usableFromInline var steps = 0
+
+        @inlinable
+        init(slots: [Result<T, E>?]) {
+            self.slots = slots
+        }
     }
 
+    @usableFromInline
     let future = Future<[T], E>()
-    private let state: LockedBox<State>
+    @usableFromInline
+    let state: LockedBox<State>
 
-    private init(count: Int) {
+    @inlinable
+    init(count: Int) {
         state = LockedBox(State(slots: Array(repeating: nil, count: count)))
     }
 
@@ -27,6 +37,7 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
     var steps: Int { state.value.steps }
 
     /// Starts collecting `futures`; the result is ``future``.
+    @inlinable
     static func collect(_ futures: [Future<T, E>]) -> SequenceCollector {
         let collector = SequenceCollector(count: futures.count)
         if futures.isEmpty {
@@ -42,6 +53,7 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
     }
 
     /// Stores one input's result; completes ``future`` when the outcome is decided.
+    @inlinable
     func record(_ result: Result<T, E>, at index: Int) {
         let outcome = state.withValue { state -> Result<[T], E>? in
             guard !state.isDone else { return nil }

@@ -1,13 +1,18 @@
 /// A value guarded by a ``SpinLock``; for rarely written process-wide settings.
+@usableFromInline
 final class LockedBox<Value: Sendable>: Sendable {
-    private let lock = SpinLock()
+    @usableFromInline
+    let lock = SpinLock()
     // Only accessed between `lock.lock()` and `lock.unlock()`, so never concurrently.
-    nonisolated(unsafe) private var storage: Value
+    @usableFromInline
+    nonisolated(unsafe) var storage: Value
 
+    @inlinable
     init(_ value: Value) {
         self.storage = value
     }
 
+    @inlinable
     var value: Value {
         get {
             lock.lock()
@@ -22,6 +27,7 @@ final class LockedBox<Value: Sendable>: Sendable {
     }
 
     /// Mutates the value under the lock and returns what `body` returns.
+    @inlinable
     func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
