@@ -31,7 +31,9 @@
 public final class FutureStream<T: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because the only mutable state, `state`, is read and written only
     // between `lock.lock()` and `lock.unlock()`; handlers are `@Sendable` and run outside the lock.
+    @usableFromInline
     let lock = SpinLock()
+    @usableFromInline
     @exclusivity(unchecked)
     var state: StreamState<T>
 
@@ -40,6 +42,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
 
     /// Creates an open stream that keeps up to `capacity` results; only this library writes into it
     /// (through a ``StreamPromise``, a combinator or an adapter).
+    @usableFromInline
     init(openWithCapacity capacity: Int) {
         self.capacity = capacity
         self.state = StreamState(capacity: capacity)
@@ -86,6 +89,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     // MARK: - Write end (internal: used by StreamPromise and the combinators)
 
     /// Adds a result and hands it to every subscriber; returns `false` if the stream has ended.
+    @inlinable
     @discardableResult
     func publish(_ result: Result<T, any Error>) -> Bool {
         lock.lock()
@@ -97,6 +101,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     }
 
     /// Ends the stream (`nil`: finished; an error: failed terminally); returns `false` if it had ended.
+    @usableFromInline
     @discardableResult
     func finish(_ error: (any Error)?) -> Bool {
         lock.lock()
@@ -113,6 +118,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     ///
     /// `onCancel` runs if the subscription is cancelled (through `cancelToken`, or by the caller)
     /// before its end was delivered.
+    @usableFromInline
     @discardableResult
     func subscribe(
         context: ExecutionContext,
@@ -151,7 +157,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
 
     // MARK: - Delivery
 
-    private func start(_ action: StreamState<T>.StartAction) {
+    @inlinable
+    func start(_ action: StreamState<T>.StartAction) {
         switch action {
         case .none:
             break
@@ -162,7 +169,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         }
     }
 
-    private func start(_ subscription: StreamSubscription) {
+    @inlinable
+    func start(_ subscription: StreamSubscription) {
         if subscription.context.isImmediate {
             Trampoline.run({ self.drain(subscription) }, orQueue: { self.drain(subscription) })
         } else {
@@ -175,19 +183,24 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// Only one drainer runs per subscription (`isDraining` in the state), so its events never
     /// overlap and keep their order. On a queue, a drainer yields the queue after a few batches and
     /// continues in a new block, so one busy stream cannot monopolise a thread.
-    private func drain(_ subscription: StreamSubscription) {
+    /// The handed-over batch buffer is emptied outside the lock (releasing the delivered results
+    /// there) and handed back to the mailbox when the turn ends, so steady delivery reuses it.
+    @inlinable
+    func drain(_ subscription: StreamSubscription) {
         var batches = 0
+        var batch = ContiguousArray<StreamEvent<T>>()
         while true {
             if batches == 16 && !subscription.context.isImmediate {
                 subscription.context.execute { self.drain(subscription) }
                 return
             }
             batches += 1
+            if !batch.isEmpty { batch.removeAll(keepingCapacity: true) }
             lock.lock()
-            let next = state.nextBatch(for: subscription)
+            let next = state.nextBatch(for: subscription, into: &batch)
             lock.unlock()
-            guard let (handler, events) = next else { return }
-            for event in events {
+            guard let handler = next else { return }
+            for event in batch {
                 if subscription.isCancelled { return }
                 if case .end = event { subscription.markEnded() }
                 handler(event)

@@ -32,22 +32,26 @@ public final class StreamPromise<T: Sendable>: Sendable {
     }
 
     /// Adds `result` (a value or a per-element failure) to the stream.
+    @inlinable
     public func complete(_ result: Result<T, any Error>) {
         stream.publish(result)
     }
 
     /// Adds the value `value` to the stream.
+    @inlinable
     public func success(_ value: T) {
         stream.publish(.success(value))
     }
 
     /// Adds the per-element failure `error` to the stream; the stream stays open.
+    @inlinable
     public func failure(_ error: any Error) {
         stream.publish(.failure(error))
     }
 
     /// Adds `result` unless the stream has ended; returns whether it was added.
     @discardableResult
+    @inlinable
     public func tryComplete(_ result: Result<T, any Error>) -> Bool {
         stream.publish(result)
     }

@@ -1,4 +1,5 @@
 /// What a stream delivers to one subscriber: results in order, then at most one end.
+@usableFromInline
 enum StreamEvent<T: Sendable>: Sendable {
     /// One result of the stream (a value or a per-element failure).
     case element(Result<T, any Error>)
@@ -23,22 +24,53 @@ enum StreamEvent<T: Sendable>: Sendable {
 ///
 /// ``FutureStream`` holds this struct under its lock, calls one event, and performs the returned action
 /// (starting drainers) after unlocking.
+///
+/// Its hot paths are `@inlinable` so that clients get code specialised for their element type (no
+/// generic metadata look-ups per result); a drainer hands its emptied batch buffer back, so a
+/// steady stream delivers without allocating.
+@usableFromInline
 struct StreamState<T: Sendable> {
+    @usableFromInline
     typealias Handler = @Sendable (StreamEvent<T>) -> Void
 
+    /// The largest emptied batch buffer a drainer hands back to its mailbox for reuse (in events);
+    /// a bigger one is released, so a burst does not pin its memory.
+    @inlinable
+    static var reusedBufferLimit: Int { 64 }
+
+    @usableFromInline
     struct Slot {
+        @usableFromInline
         let subscription: StreamSubscription
+        @usableFromInline
         let handler: Handler
+        @usableFromInline
         var mailbox: ContiguousArray<StreamEvent<T>>
+        @usableFromInline
         var isDraining: Bool
+
+        @inlinable
+        init(
+            subscription: StreamSubscription,
+            handler: @escaping Handler,
+            mailbox: ContiguousArray<StreamEvent<T>>,
+            isDraining: Bool
+        ) {
+            self.subscription = subscription
+            self.handler = handler
+            self.mailbox = mailbox
+            self.isDraining = isDraining
+        }
     }
 
     /// Drainers to start after unlocking.
+    @usableFromInline
     enum StartAction {
         case none
         case one(StreamSubscription)
         case many(ContiguousArray<StreamSubscription>)
 
+        @inlinable
         mutating func append(_ subscription: StreamSubscription) {
             switch self {
             case .none: self = .one(subscription)
@@ -51,19 +83,26 @@ struct StreamState<T: Sendable> {
         }
     }
 
+    @usableFromInline
     let capacity: Int
     /// The last `capacity` results, oldest first from `historyStart`.
-    private(set) var history: ContiguousArray<Result<T, any Error>> = []
-    private var historyStart = 0
-    private(set) var slots: ContiguousArray<Slot> = []
+    @usableFromInline
+    var history: ContiguousArray<Result<T, any Error>> = []
+    @usableFromInline
+    var historyStart = 0
+    @usableFromInline
+    var slots: ContiguousArray<Slot> = []
     /// `nil` while open; `.some(nil)` finished; `.some(error)` failed terminally.
-    private(set) var termination: (any Error)?? = nil
+    @usableFromInline
+    var termination: (any Error)?? = nil
 
+    @usableFromInline
     init(capacity: Int) {
         precondition(capacity >= 0, "FutureStream capacity must not be negative")
         self.capacity = capacity
     }
 
+    @inlinable
     var isEnded: Bool { termination != nil }
 
     /// The retained results, oldest first.
@@ -77,6 +116,7 @@ struct StreamState<T: Sendable> {
     }
 
     /// Adds a result; returns the drainers to start, or `nil` if the stream has ended (refused).
+    @inlinable
     mutating func publish(_ result: Result<T, any Error>) -> StartAction? {
         guard termination == nil else { return nil }
         if capacity > 0 {
@@ -100,6 +140,7 @@ struct StreamState<T: Sendable> {
     }
 
     /// Ends the stream; returns the drainers to start, or `nil` if it had already ended.
+    @usableFromInline
     mutating func finish(_ error: (any Error)?) -> StartAction? {
         guard termination == nil else { return nil }
         termination = .some(error)
@@ -116,6 +157,7 @@ struct StreamState<T: Sendable> {
 
     /// Adds a subscriber whose mailbox starts with the replay (and the end, if ended). Returns whether
     /// its drainer must be started.
+    @usableFromInline
     mutating func subscribe(_ subscription: StreamSubscription, handler: @escaping Handler) -> Bool {
         var mailbox = ContiguousArray<StreamEvent<T>>()
         mailbox.reserveCapacity(history.count + 1)
@@ -126,24 +168,32 @@ struct StreamState<T: Sendable> {
         return start
     }
 
-    /// Hands the drainer of `subscription` everything in its mailbox, or ends its turn if there is
-    /// nothing (returns `nil`). A batch that ends with `.end` removes the subscriber.
-    mutating func nextBatch(for subscription: StreamSubscription) -> (Handler, ContiguousArray<StreamEvent<T>>)? {
+    /// Hands the drainer of `subscription` everything in its mailbox (swapped into `batch`, which the
+    /// drainer passes in emptied), or ends its turn if there is nothing (returns `nil`; an emptied
+    /// `batch` of modest capacity then becomes the mailbox again, so the next result needs no
+    /// allocation). A batch that ends with `.end` removes the subscriber.
+    @inlinable
+    mutating func nextBatch(
+        for subscription: StreamSubscription,
+        into batch: inout ContiguousArray<StreamEvent<T>>
+    ) -> Handler? {
         guard let index = slots.firstIndex(where: { $0.subscription === subscription }) else { return nil }
         if slots[index].mailbox.isEmpty {
             slots[index].isDraining = false
+            if batch.capacity > slots[index].mailbox.capacity && batch.capacity <= Self.reusedBufferLimit {
+                swap(&batch, &slots[index].mailbox)
+            }
             return nil
         }
-        let handler = slots[index].handler
-        var batch = ContiguousArray<StreamEvent<T>>()
         swap(&batch, &slots[index].mailbox)
         if case .end = batch.last {
-            slots.remove(at: index)
+            return slots.remove(at: index).handler
         }
-        return (handler, batch)
+        return slots[index].handler
     }
 
     /// Removes a subscriber, its mailbox and its handler; returns whether it was subscribed.
+    @usableFromInline
     mutating func unsubscribe(_ subscription: StreamSubscription) -> Bool {
         guard let index = slots.firstIndex(where: { $0.subscription === subscription }) else { return false }
         slots.remove(at: index)

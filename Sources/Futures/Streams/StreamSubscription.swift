@@ -4,6 +4,7 @@ import Synchronization
 ///
 /// The handler and the mailbox live in the stream's ``StreamState``; this object is the subscriber's
 /// identity, the handle a ``CancelToken`` keeps, and the flag a drainer checks before every event.
+@usableFromInline
 final class StreamSubscription: CancellableRegistration, Sendable {
     private enum Phase: UInt8 {
         case active = 0
@@ -11,6 +12,7 @@ final class StreamSubscription: CancellableRegistration, Sendable {
         case ended = 2
     }
 
+    @usableFromInline
     let context: ExecutionContext
     private let phase = Atomic<UInt8>(Phase.active.rawValue)
     /// Removes this subscription from its stream (held weakly there); returns whether it was subscribed.
@@ -31,6 +33,7 @@ final class StreamSubscription: CancellableRegistration, Sendable {
     var isLive: Bool { phase.load(ordering: .acquiring) == Phase.active.rawValue }
 
     /// Whether ``cancel()`` switched it off (checked before every event).
+    @usableFromInline
     var isCancelled: Bool { phase.load(ordering: .acquiring) == Phase.cancelled.rawValue }
 
     /// Unsubscribes for good: no event is handed to the handler after this returns, and the handler,
@@ -49,6 +52,7 @@ final class StreamSubscription: CancellableRegistration, Sendable {
     }
 
     /// Records that the end was delivered; the subscription is then spent.
+    @usableFromInline
     func markEnded() {
         _ = phase.compareExchange(
             expected: Phase.active.rawValue, desired: Phase.ended.rawValue, ordering: .acquiringAndReleasing)
