@@ -5,6 +5,7 @@ extension FutureStream {
     ///   - context: Where `completion` runs; ``defaultContext()`` if omitted. Calls never overlap.
     ///   - cancelToken: `cancel(cancelToken)` on this stream unregisters `completion`.
     ///   - completion: Receives each result (values and per-element failures).
+    @inlinable
     public func onComplete(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -21,6 +22,7 @@ extension FutureStream {
     ///   - context: Where `completion` runs; ``defaultContext()`` if omitted. Calls never overlap.
     ///   - cancelToken: `cancel(cancelToken)` on this stream unregisters `completion`.
     ///   - completion: Receives each value; failures are skipped.
+    @inlinable
     public func onSuccess(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -38,6 +40,7 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream unregisters `completion`.
     ///   - completion: Receives each per-element error; values are skipped. A terminal failure
     ///     (``StreamPromise/finish(throwing:)``) is reported to ``onFinish(context:cancelToken:completion:)``.
+    @inlinable
     public func onFailure(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -55,6 +58,7 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream unregisters `completion`.
     ///   - completion: Receives `nil` when the stream finished, or the terminal error. Runs at once (on
     ///     `context`) if the stream has already ended; never runs for a stream that never ends.
+    @inlinable
     public func onFinish(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -71,6 +75,7 @@ extension FutureStream {
     ///   - context: Where `apply` runs; ``defaultContext()`` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this stream unregisters `apply`.
     ///   - apply: Receives each value in order; failures are skipped.
+    @inlinable
     public func forEach(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,

@@ -8,20 +8,15 @@
 extension FutureStream {
     /// Subscribes a combinator that writes `derived`: ends it with the source, and on cancellation
     /// quiets the chain (same token) and finishes it.
-    private func feed<M>(
+    @inlinable
+    func feed<M>(
         _ derived: FutureStream<M>,
         context: ExecutionContext,
         cancelToken: CancelToken,
         _ body: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        let onCancel: (@Sendable () -> Void)? =
-            cancelToken.isUnused
-            ? nil
-            : { @Sendable in
-                derived.cancel(cancelToken)
-                derived.finish(nil)
-            }
-        subscribe(context: context, cancelToken: cancelToken, onCancel: onCancel) { event in
+        subscribe(context: context, cancelToken: cancelToken, onCancel: derived.finishOnCancel(cancelToken)) {
+            event in
             switch event {
             case .element(let result): body(result)
             case .end(let error): derived.finish(error)
@@ -53,6 +48,17 @@ extension FutureStream {
         }
     }
 
+    /// What a combinator's subscription runs when it is cancelled: quiets the chain built with
+    /// `cancelToken` on this (derived) stream, then finishes it; `nil` for an unused token.
+    @usableFromInline
+    func finishOnCancel(_ cancelToken: CancelToken) -> (@Sendable () -> Void)? {
+        if cancelToken.isUnused { return nil }
+        return { @Sendable in
+            self.cancel(cancelToken)
+            self.finish(nil)
+        }
+    }
+
     /// Transforms every value with a closure that may throw; failures pass through.
     ///
     /// - Parameters:
@@ -60,6 +66,7 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream stops `mapping`; the returned stream finishes.
     ///   - mapping: Receives each value in order; what it throws becomes a failed result.
     /// - Returns: A stream of the mapped results.
+    @inlinable
     public func map<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -137,13 +144,14 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream stops `filter`; the returned stream finishes.
     ///   - filter: Receives each value; what it throws becomes a failed result.
     /// - Returns: A stream with one result per result of this stream.
+    @inlinable
     public func withFilter(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         filter: @escaping @Sendable (T) throws -> Bool
     ) -> FutureStream<T> {
         map(context: context, cancelToken: cancelToken) { value in
-            guard try filter(value) else { throw FuturesError.noSuchElement }
+            guard try filter(value) else { throw streamFilterRejection }
             return value
         }
     }
@@ -155,6 +163,7 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream stops `completion`; the returned stream finishes.
     ///   - completion: Receives each value; skipped for failures.
     /// - Returns: A stream with this stream's results, each added after `completion` returned for it.
+    @inlinable
     public func andThen(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -176,6 +185,7 @@ extension FutureStream {
     ///   - recovery: Receives each per-element error. A terminal failure is not recovered: it ends the
     ///     returned stream too.
     /// - Returns: A stream with one result per result of this stream.
+    @inlinable
     public func recover(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -254,6 +264,7 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream stops `mapping`; the returned stream finishes.
     ///   - mapping: Receives each per-element error and returns the one to publish instead.
     /// - Returns: A stream with one result per result of this stream.
+    @inlinable
     public func mapError(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -266,6 +277,11 @@ extension FutureStream {
         return derived
     }
 }
+
+/// The failure a rejected value becomes in ``FutureStream/withFilter(context:cancelToken:filter:)``:
+/// ``FuturesError/noSuchElement``, boxed once so that rejecting a value does not allocate.
+@usableFromInline
+let streamFilterRejection: any Error = FuturesError.noSuchElement
 
 /// Ends a derived stream once its source and every inner future or stream it started have ended.
 final class StreamJoin<M: Sendable>: Sendable {
