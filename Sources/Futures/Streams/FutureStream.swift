@@ -96,7 +96,13 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         let action = state.publish(result)
         lock.unlock()
         guard let action else { return false }
-        start(action)
+        if case .direct(let subscription, let handler) = action {
+            Trampoline.run(
+                { self.handOver(result, to: subscription, handler) },
+                orQueue: { self.handOver(result, to: subscription, handler) })
+        } else {
+            start(action)
+        }
         return true
     }
 
@@ -166,7 +172,22 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             start(subscription)
         case .many(let subscriptions):
             for subscription in subscriptions { start(subscription) }
+        case .direct:
+            preconditionFailure("FutureStream: a direct hand-over carries its result (see publish)")
         }
+    }
+
+    /// Delivers `result`, which skipped the mailbox (``StreamState/StartAction/direct(_:_:)``), then
+    /// drains what was published meanwhile and ends the turn, as ``drain(_:)`` does.
+    @inlinable
+    func handOver(
+        _ result: Result<T, any Error>,
+        to subscription: StreamSubscription,
+        _ handler: StreamState<T>.Handler
+    ) {
+        if subscription.isCancelled { return }
+        handler(.element(result))
+        drain(subscription)
     }
 
     @inlinable

@@ -69,12 +69,17 @@ struct StreamState<T: Sendable> {
         case none
         case one(StreamSubscription)
         case many(ContiguousArray<StreamSubscription>)
+        /// The only subscriber, idle and on the immediate context, takes the published result
+        /// straight from the publisher (it is not in its mailbox); it is marked draining, so results
+        /// published meanwhile queue up behind it.
+        case direct(StreamSubscription, Handler)
 
         @inlinable
         mutating func append(_ subscription: StreamSubscription) {
             switch self {
             case .none: self = .one(subscription)
             case .one(let first): self = .many([first, subscription])
+            case .direct: preconditionFailure("FutureStream: a direct hand-over is never combined")
             case .many(var all):
                 self = .none
                 all.append(subscription)
@@ -115,7 +120,8 @@ struct StreamState<T: Sendable> {
         return ordered
     }
 
-    /// Adds a result; returns the drainers to start, or `nil` if the stream has ended (refused).
+    /// Adds a result; returns the drainers to start (or the subscriber to hand it to directly), or
+    /// `nil` if the stream has ended (refused).
     @inlinable
     mutating func publish(_ result: Result<T, any Error>) -> StartAction? {
         guard termination == nil else { return nil }
@@ -127,6 +133,10 @@ struct StreamState<T: Sendable> {
                 historyStart += 1
                 if historyStart == capacity { historyStart = 0 }
             }
+        }
+        if slots.count == 1 && !slots[0].isDraining && slots[0].subscription.context.isImmediate {
+            slots[0].isDraining = true
+            return .direct(slots[0].subscription, slots[0].handler)
         }
         var start = StartAction.none
         for index in slots.indices {
