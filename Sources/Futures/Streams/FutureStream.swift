@@ -95,13 +95,20 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         lock.lock()
         let action = state.publish(result)
         lock.unlock()
-        guard let action else { return false }
-        if case .direct(let subscription, let handler) = action {
+        // Every case binds its payload, so the action is consumed, not copied.
+        switch action {
+        case nil:
+            return false
+        case .some(.direct(let subscription, let handler)):
             Trampoline.run(
                 { self.handOver(result, to: subscription, handler) },
                 orQueue: { self.handOver(result, to: subscription, handler) })
-        } else {
-            start(action)
+        case .some(.one(let subscription)):
+            start(subscription)
+        case .some(.many(let subscriptions)):
+            for subscription in subscriptions { start(subscription) }
+        case .some(.none):
+            break
         }
         return true
     }
@@ -187,7 +194,10 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     ) {
         if subscription.isCancelled { return }
         handler(.element(result))
-        drain(subscription)
+        lock.lock()
+        let hasMore = state.endDirectTurn(of: subscription)
+        lock.unlock()
+        if hasMore { drain(subscription) }
     }
 
     @inlinable

@@ -202,6 +202,24 @@ struct StreamState<T: Sendable> {
         return slots[index].handler
     }
 
+    /// Ends the turn of a subscriber that took a result directly, unless results queued meanwhile:
+    /// returns whether there are (its drainer must then run, still marked draining).
+    @inlinable
+    mutating func endDirectTurn(of subscription: StreamSubscription) -> Bool {
+        let index: Int
+        if slots.count == 1 && slots[0].subscription === subscription {
+            index = 0
+        } else {
+            guard let found = slots.firstIndex(where: { $0.subscription === subscription }) else { return false }
+            index = found
+        }
+        if slots[index].mailbox.isEmpty {
+            slots[index].isDraining = false
+            return false
+        }
+        return true
+    }
+
     /// Removes a subscriber, its mailbox and its handler; returns whether it was subscribed.
     @usableFromInline
     mutating func unsubscribe(_ subscription: StreamSubscription) -> Bool {
