@@ -107,6 +107,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             start(subscription)
         case .some(.many(let subscriptions)):
             for subscription in subscriptions { start(subscription) }
+        case .some(.masked(let subscriptions, let mask)):
+            start(subscriptions, mask)
         case .some(.none):
             break
         }
@@ -179,8 +181,20 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             start(subscription)
         case .many(let subscriptions):
             for subscription in subscriptions { start(subscription) }
+        case .masked(let subscriptions, let mask):
+            start(subscriptions, mask)
         case .direct:
             preconditionFailure("FutureStream: a direct hand-over carries its result (see publish)")
+        }
+    }
+
+    /// Starts the drainers of the subscriptions whose bit is set in `mask`, in order.
+    @inlinable
+    func start(_ subscriptions: ContiguousArray<StreamSubscription>, _ mask: UInt64) {
+        var remaining = mask
+        while remaining != 0 {
+            start(subscriptions[remaining.trailingZeroBitCount])
+            remaining &= remaining - 1
         }
     }
 

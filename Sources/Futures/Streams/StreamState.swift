@@ -69,6 +69,8 @@ struct StreamState<T: Sendable> {
         case none
         case one(StreamSubscription)
         case many(ContiguousArray<StreamSubscription>)
+        /// The subscriptions whose bit is set in the mask (bit `i`: `subscribers[i]`).
+        case masked(ContiguousArray<StreamSubscription>, UInt64)
         /// The only subscriber, idle and on the immediate context, takes the published result
         /// straight from the publisher (it is not in its mailbox); it is marked draining, so results
         /// published meanwhile queue up behind it.
@@ -79,7 +81,7 @@ struct StreamState<T: Sendable> {
             switch self {
             case .none: self = .one(subscription)
             case .one(let first): self = .many([first, subscription])
-            case .direct: preconditionFailure("FutureStream: a direct hand-over is never combined")
+            case .direct, .masked: preconditionFailure("FutureStream: only `post` builds this action")
             case .many(var all):
                 self = .none
                 all.append(subscription)
@@ -97,6 +99,11 @@ struct StreamState<T: Sendable> {
     var historyStart = 0
     @usableFromInline
     var slots: ContiguousArray<Slot> = []
+    /// The subscriptions of `slots`, in the same order: a copy-on-write snapshot handed to
+    /// ``StartAction/masked(_:_:)``, so it reallocates only when subscribers change while a
+    /// snapshot is in use.
+    @usableFromInline
+    var subscribers: ContiguousArray<StreamSubscription> = []
     /// `nil` while open; `.some(nil)` finished; `.some(error)` failed terminally.
     @usableFromInline
     var termination: (any Error)?? = nil
@@ -138,15 +145,7 @@ struct StreamState<T: Sendable> {
             slots[0].isDraining = true
             return .direct(slots[0].subscription, slots[0].handler)
         }
-        var start = StartAction.none
-        for index in slots.indices {
-            slots[index].mailbox.append(.element(result))
-            if !slots[index].isDraining {
-                slots[index].isDraining = true
-                start.append(slots[index].subscription)
-            }
-        }
-        return start
+        return post(.element(result))
     }
 
     /// Ends the stream; returns the drainers to start, or `nil` if it had already ended.
@@ -154,9 +153,31 @@ struct StreamState<T: Sendable> {
     mutating func finish(_ error: (any Error)?) -> StartAction? {
         guard termination == nil else { return nil }
         termination = .some(error)
+        return post(.end(error))
+    }
+
+    /// Appends `event` to every mailbox and marks the idle subscribers draining; returns them.
+    ///
+    /// Up to 64 subscribers, the drainers to start are a bit mask over ``subscribers`` (shared, not
+    /// copied: no allocation per result); beyond that, an array of them.
+    @inlinable
+    mutating func post(_ event: StreamEvent<T>) -> StartAction {
+        if slots.count <= 64 {
+            var mask: UInt64 = 0
+            for index in slots.indices {
+                slots[index].mailbox.append(event)
+                if !slots[index].isDraining {
+                    slots[index].isDraining = true
+                    mask |= 1 << UInt64(index)
+                }
+            }
+            if mask == 0 { return .none }
+            if mask & (mask - 1) == 0 { return .one(slots[mask.trailingZeroBitCount].subscription) }
+            return .masked(subscribers, mask)
+        }
         var start = StartAction.none
         for index in slots.indices {
-            slots[index].mailbox.append(.end(error))
+            slots[index].mailbox.append(event)
             if !slots[index].isDraining {
                 slots[index].isDraining = true
                 start.append(slots[index].subscription)
@@ -175,6 +196,7 @@ struct StreamState<T: Sendable> {
         if let termination { mailbox.append(.end(termination)) }
         let start = !mailbox.isEmpty
         slots.append(Slot(subscription: subscription, handler: handler, mailbox: mailbox, isDraining: start))
+        subscribers.append(subscription)
         return start
     }
 
@@ -197,6 +219,7 @@ struct StreamState<T: Sendable> {
         }
         swap(&batch, &slots[index].mailbox)
         if case .end = batch.last {
+            subscribers.remove(at: index)
             return slots.remove(at: index).handler
         }
         return slots[index].handler
@@ -225,6 +248,7 @@ struct StreamState<T: Sendable> {
     mutating func unsubscribe(_ subscription: StreamSubscription) -> Bool {
         guard let index = slots.firstIndex(where: { $0.subscription === subscription }) else { return false }
         slots.remove(at: index)
+        subscribers.remove(at: index)
         return true
     }
 }
