@@ -240,7 +240,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
                 return
             }
             batches += 1
-            if !batch.isEmpty { batch.removeAll(keepingCapacity: true) }
+            // Small batches are the rule: popping them is cheaper than `removeAll(keepingCapacity:)`.
+            while batch.popLast() != nil {}
             lock.lock()
             let next = state.nextBatch(for: subscription, into: &batch)
             lock.unlock()

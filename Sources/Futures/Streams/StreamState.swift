@@ -209,7 +209,7 @@ struct StreamState<T: Sendable> {
         for subscription: StreamSubscription,
         into batch: inout ContiguousArray<StreamEvent<T>>
     ) -> Handler? {
-        guard let index = slots.firstIndex(where: { $0.subscription === subscription }) else { return nil }
+        guard let index = slotIndex(of: subscription) else { return nil }
         if slots[index].mailbox.isEmpty {
             slots[index].isDraining = false
             if batch.capacity > slots[index].mailbox.capacity && batch.capacity <= Self.reusedBufferLimit {
@@ -218,24 +218,26 @@ struct StreamState<T: Sendable> {
             return nil
         }
         swap(&batch, &slots[index].mailbox)
-        if case .end = batch.last {
+        // Once the stream has ended, every mailbox ends with `.end` (appended by `finish`, or by
+        // `subscribe` on an ended stream), so this batch is the subscriber's last.
+        if termination != nil {
             subscribers.remove(at: index)
             return slots.remove(at: index).handler
         }
         return slots[index].handler
     }
 
+    /// Where `subscription`'s slot is (`nil` if it is not subscribed).
+    @inlinable
+    func slotIndex(of subscription: StreamSubscription) -> Int? {
+        slots.firstIndex(where: { $0.subscription === subscription })
+    }
+
     /// Ends the turn of a subscriber that took a result directly, unless results queued meanwhile:
     /// returns whether there are (its drainer must then run, still marked draining).
     @inlinable
     mutating func endDirectTurn(of subscription: StreamSubscription) -> Bool {
-        let index: Int
-        if slots.count == 1 && slots[0].subscription === subscription {
-            index = 0
-        } else {
-            guard let found = slots.firstIndex(where: { $0.subscription === subscription }) else { return false }
-            index = found
-        }
+        guard let index = slotIndex(of: subscription) else { return false }
         if slots[index].mailbox.isEmpty {
             slots[index].isDraining = false
             return false
@@ -246,7 +248,7 @@ struct StreamState<T: Sendable> {
     /// Removes a subscriber, its mailbox and its handler; returns whether it was subscribed.
     @usableFromInline
     mutating func unsubscribe(_ subscription: StreamSubscription) -> Bool {
-        guard let index = slots.firstIndex(where: { $0.subscription === subscription }) else { return false }
+        guard let index = slotIndex(of: subscription) else { return false }
         slots.remove(at: index)
         subscribers.remove(at: index)
         return true
