@@ -95,8 +95,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         lock.lock()
         let action = state.publish(result)
         lock.unlock()
-        // Every case binds its payload, so the action is consumed, not copied.
-        switch action {
+        // Consumed, and every case binds its payload: the action is moved apart, not copied.
+        switch consume action {
         case nil:
             return false
         case .some(.direct(let subscription, let handler)):
