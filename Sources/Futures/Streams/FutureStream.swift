@@ -109,6 +109,17 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             for subscription in subscriptions { start(subscription) }
         case .some(.masked(let subscriptions, let mask)):
             start(subscriptions, mask)
+        case .some(.fanOut(let subscriptions, let handlers, let direct, let queued)):
+            var remaining = direct | queued
+            while remaining != 0 {
+                let index = remaining.trailingZeroBitCount
+                remaining &= remaining - 1
+                if direct & (1 << UInt64(index)) == 0 {
+                    start(subscriptions[index])
+                } else {
+                    startHandOver(result, to: subscriptions[index], handlers[index].call)
+                }
+            }
         case .some(.none):
             break
         }
@@ -183,7 +194,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             for subscription in subscriptions { start(subscription) }
         case .masked(let subscriptions, let mask):
             start(subscriptions, mask)
-        case .direct:
+        case .direct, .fanOut:
             preconditionFailure("FutureStream: a direct hand-over carries its result (see publish)")
         }
     }
@@ -196,6 +207,18 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             start(subscriptions[remaining.trailingZeroBitCount])
             remaining &= remaining - 1
         }
+    }
+
+    /// Runs ``handOver(_:to:_:)`` on the trampoline (queued there only when the stack is deep).
+    @inlinable
+    func startHandOver(
+        _ result: Result<T, any Error>,
+        to subscription: StreamSubscription,
+        _ handler: @escaping StreamState<T>.Handler
+    ) {
+        Trampoline.run(
+            { self.handOver(result, to: subscription, handler) },
+            orQueue: { self.handOver(result, to: subscription, handler) })
     }
 
     /// Delivers `result`, which skipped the mailbox (``StreamState/StartAction/direct(_:_:)``), then

@@ -38,6 +38,19 @@ struct StreamState<T: Sendable> {
     @inlinable
     static var reusedBufferLimit: Int { 64 }
 
+    /// A handler as an array element: wrapped, so that reading it back in specialised code needs
+    /// no reabstraction thunk (an allocation per call for a bare closure element).
+    @usableFromInline
+    struct HandlerRef {
+        @usableFromInline
+        let call: Handler
+
+        @inlinable
+        init(_ call: @escaping Handler) {
+            self.call = call
+        }
+    }
+
     @usableFromInline
     struct Slot {
         @usableFromInline
@@ -71,6 +84,10 @@ struct StreamState<T: Sendable> {
         case many(ContiguousArray<StreamSubscription>)
         /// The subscriptions whose bit is set in the mask (bit `i`: `subscribers[i]`).
         case masked(ContiguousArray<StreamSubscription>, UInt64)
+        /// Bit `i` of `direct`: `subscribers[i]` takes the result directly with `handlers[i]`; bit
+        /// `i` of `queued`: its drainer starts.
+        case fanOut(
+            ContiguousArray<StreamSubscription>, ContiguousArray<HandlerRef>, direct: UInt64, queued: UInt64)
         /// The only subscriber, idle and on the immediate context, takes the published result
         /// straight from the publisher (it is not in its mailbox); it is marked draining, so results
         /// published meanwhile queue up behind it.
@@ -81,7 +98,7 @@ struct StreamState<T: Sendable> {
             switch self {
             case .none: self = .one(subscription)
             case .one(let first): self = .many([first, subscription])
-            case .direct, .masked: preconditionFailure("FutureStream: only `post` builds this action")
+            case .direct, .masked, .fanOut: preconditionFailure("FutureStream: only `post` builds this action")
             case .many(var all):
                 self = .none
                 all.append(subscription)
@@ -104,6 +121,9 @@ struct StreamState<T: Sendable> {
     /// snapshot is in use.
     @usableFromInline
     var subscribers: ContiguousArray<StreamSubscription> = []
+    /// The handlers of `slots`, in the same order (a snapshot, like `subscribers`).
+    @usableFromInline
+    var handlers: ContiguousArray<HandlerRef> = []
     /// `nil` while open; `.some(nil)` finished; `.some(error)` failed terminally.
     @usableFromInline
     var termination: (any Error)?? = nil
@@ -145,7 +165,7 @@ struct StreamState<T: Sendable> {
             slots[0].isDraining = true
             return .direct(slots[0].subscription, slots[0].handler)
         }
-        return post(.element(result))
+        return post(.element(result), handingOver: true)
     }
 
     /// Ends the stream; returns the drainers to start, or `nil` if it had already ended.
@@ -153,24 +173,35 @@ struct StreamState<T: Sendable> {
     mutating func finish(_ error: (any Error)?) -> StartAction? {
         guard termination == nil else { return nil }
         termination = .some(error)
-        return post(.end(error))
+        return post(.end(error), handingOver: false)
     }
 
     /// Appends `event` to every mailbox and marks the idle subscribers draining; returns them.
     ///
     /// Up to 64 subscribers, the drainers to start are a bit mask over ``subscribers`` (shared, not
-    /// copied: no allocation per result); beyond that, an array of them.
+    /// copied: no allocation per result); beyond that, an array of them. With `handingOver`, idle
+    /// subscribers on the immediate context skip the mailbox: they are returned in a second mask
+    /// over ``subscribers`` and ``handlers``, to take the event directly (as with
+    /// ``StartAction/direct(_:_:)``).
     @inlinable
-    mutating func post(_ event: StreamEvent<T>) -> StartAction {
+    mutating func post(_ event: StreamEvent<T>, handingOver: Bool) -> StartAction {
         if slots.count <= 64 {
             var mask: UInt64 = 0
+            var direct: UInt64 = 0
             for index in slots.indices {
-                slots[index].mailbox.append(event)
-                if !slots[index].isDraining {
+                if slots[index].isDraining {
+                    slots[index].mailbox.append(event)
+                } else {
                     slots[index].isDraining = true
-                    mask |= 1 << UInt64(index)
+                    if handingOver && slots[index].subscription.context.isImmediate {
+                        direct |= 1 << UInt64(index)
+                    } else {
+                        slots[index].mailbox.append(event)
+                        mask |= 1 << UInt64(index)
+                    }
                 }
             }
+            if direct != 0 { return .fanOut(subscribers, handlers, direct: direct, queued: mask) }
             if mask == 0 { return .none }
             if mask & (mask - 1) == 0 { return .one(slots[mask.trailingZeroBitCount].subscription) }
             return .masked(subscribers, mask)
@@ -197,6 +228,7 @@ struct StreamState<T: Sendable> {
         let start = !mailbox.isEmpty
         slots.append(Slot(subscription: subscription, handler: handler, mailbox: mailbox, isDraining: start))
         subscribers.append(subscription)
+        handlers.append(HandlerRef(handler))
         return start
     }
 
@@ -222,6 +254,7 @@ struct StreamState<T: Sendable> {
         // `subscribe` on an ended stream), so this batch is the subscriber's last.
         if termination != nil {
             subscribers.remove(at: index)
+            handlers.remove(at: index)
             return slots.remove(at: index).handler
         }
         return slots[index].handler
@@ -251,6 +284,7 @@ struct StreamState<T: Sendable> {
         guard let index = slotIndex(of: subscription) else { return false }
         slots.remove(at: index)
         subscribers.remove(at: index)
+        handlers.remove(at: index)
         return true
     }
 }
