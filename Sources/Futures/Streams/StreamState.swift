@@ -11,10 +11,13 @@ enum StreamEvent<T: Sendable>: Sendable {
 ///
 /// ```
 ///   open ──publish──▶ open            (history keeps the last `capacity` results;
-///     │                                every subscriber's mailbox gets the result)
+///     │                                every subscriber's mailbox gets the result, except an
+///     │                                idle immediate subscriber's: it is handed the result
+///     │                                directly and marked draining)
 ///     └──finish────▶ ended            (every mailbox gets `.end`; publish is refused)
 ///   subscribe: mailbox = replay of history (+ `.end` if ended)
-///   a mailbox is drained by one drainer at a time (`isDraining`), in order
+///   a mailbox is drained by one drainer at a time (`isDraining`), in order; a direct hand-over
+///   counts as that drainer's turn, so what is published meanwhile waits in the mailbox behind it
 /// ```
 ///
 /// - Every subscriber sees the results in the order `publish` was called under the stream's lock.
