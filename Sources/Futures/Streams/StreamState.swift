@@ -64,6 +64,9 @@ struct StreamState<T: Sendable> {
         var mailbox: ContiguousArray<StreamEvent<T>>
         @usableFromInline
         var isDraining: Bool
+        /// Whether the subscription runs on the immediate context (it may take results directly).
+        @usableFromInline
+        let isImmediate: Bool
 
         @inlinable
         init(
@@ -76,6 +79,7 @@ struct StreamState<T: Sendable> {
             self.handler = handler
             self.mailbox = mailbox
             self.isDraining = isDraining
+            self.isImmediate = subscription.context.isImmediate
         }
     }
 
@@ -164,7 +168,7 @@ struct StreamState<T: Sendable> {
                 if historyStart == capacity { historyStart = 0 }
             }
         }
-        if slots.count == 1 && !slots[0].isDraining && slots[0].subscription.context.isImmediate {
+        if slots.count == 1 && !slots[0].isDraining && slots[0].isImmediate {
             slots[0].isDraining = true
             return .direct(slots[0].subscription, slots[0].handler)
         }
@@ -196,7 +200,7 @@ struct StreamState<T: Sendable> {
                     slots[index].mailbox.append(event)
                 } else {
                     slots[index].isDraining = true
-                    if handingOver && slots[index].subscription.context.isImmediate {
+                    if handingOver && slots[index].isImmediate {
                         direct |= 1 << UInt64(index)
                     } else {
                         slots[index].mailbox.append(event)
