@@ -62,11 +62,7 @@ extension Future where E == any Error {
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             switch result {
             case .success(let value):
-                do {
-                    future.completeWith(try mapping(value))
-                } catch {
-                    future.complete(.failure(error))
-                }
+                future.completeWith { try mapping(value) }
             case .failure(let error):
                 future.complete(.failure(error))
             }
@@ -168,11 +164,7 @@ extension Future where E == any Error {
             case .success:
                 future.complete(result)
             case .failure(let error):
-                do {
-                    future.completeWith(try recovery(error))
-                } catch {
-                    future.complete(.failure(error))
-                }
+                future.completeWith { try recovery(error) }
             }
         }
         return future
@@ -219,5 +211,19 @@ extension Promise {
     ///     meanwhile, the later result is ignored and reported, as with ``complete(_:file:line:)``.
     public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, E>) {
         future.whenComplete(context) { [self] result in self.complete(result) }
+    }
+}
+
+extension Future where E == any Error {
+    /// Completes this future with the result of the future `makeFuture` returns, or fails it with the
+    /// error `makeFuture` throws. Shared by the throwing continuations (`flatMap`, `recoverWith`, Bolts'
+    /// task-returning blocks).
+    @usableFromInline
+    func completeWith(_ makeFuture: () throws -> Future<T, any Error>) {
+        do {
+            completeWith(try makeFuture())
+        } catch {
+            complete(.failure(error))
+        }
     }
 }

@@ -39,11 +39,7 @@ extension BFTask {
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<U> {
         continuation(executor, cancellationToken) { next, task in
-            do {
-                next.completeWith(try block(task).future)
-            } catch {
-                next.complete(.failure(error))
-            }
+            Self.chain(next) { try block(task) }
         }
     }
 
@@ -114,14 +110,7 @@ extension BFTask {
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<U> {
         continuation(executor, cancellationToken) { next, task in
-            switch task.future.result {
-            case .success(let value):
-                next.complete(Result { try block(value) })
-            case .failure(let error):
-                next.complete(.failure(error))
-            case nil:
-                preconditionFailure("a continuation runs only once its task has completed")
-            }
+            task.withValue(passingFailureTo: next) { value in next.complete(Result { try block(value) }) }
         }
     }
 
@@ -141,18 +130,7 @@ extension BFTask {
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<U> {
         continuation(executor, cancellationToken) { next, task in
-            switch task.future.result {
-            case .success(let value):
-                do {
-                    next.completeWith(try block(value).future)
-                } catch {
-                    next.complete(.failure(error))
-                }
-            case .failure(let error):
-                next.complete(.failure(error))
-            case nil:
-                preconditionFailure("a continuation runs only once its task has completed")
-            }
+            task.withValue(passingFailureTo: next) { value in Self.chain(next) { try block(value) } }
         }
     }
 
@@ -187,14 +165,7 @@ extension BFTask {
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<Void> {
         continuation(executor, cancellationToken) { next, task in
-            switch task.future.result {
-            case .success(let value):
-                next.complete(Result { try block(value) })
-            case .failure(let error):
-                next.complete(.failure(error))
-            case nil:
-                preconditionFailure("a continuation runs only once its task has completed")
-            }
+            task.withValue(passingFailureTo: next) { value in next.complete(Result { try block(value) }) }
         }
     }
 
@@ -244,11 +215,7 @@ extension BFTask {
     ) -> BFTask<T> {
         continuation(executor, cancellationToken) { next, task in
             if let error = task.error {
-                do {
-                    next.completeWith(try block(error).future)
-                } catch {
-                    next.complete(.failure(error))
-                }
+                Self.chain(next) { try block(error) }
             } else {
                 next.completeWith(task.future)
             }
@@ -256,6 +223,24 @@ extension BFTask {
     }
 
     // MARK: - Shared plumbing
+
+    /// Completes `next` with the outcome of the task `makeTask` returns (chaining without nesting), or
+    /// fails it with the error `makeTask` throws.
+    private static func chain<U>(_ next: Future<U, any Error>, _ makeTask: () throws -> BFTask<U>) {
+        next.completeWith { try makeTask().future }
+    }
+
+    /// Runs `body` with this completed task's value; a fault or cancellation goes straight to `next`.
+    private func withValue<U>(passingFailureTo next: Future<U, any Error>, _ body: (T) -> Void) {
+        switch future.result {
+        case .success(let value):
+            body(value)
+        case .failure(let error):
+            next.complete(.failure(error))
+        case nil:
+            preconditionFailure("a continuation runs only once its task has completed")
+        }
+    }
 
     /// Registers `body` to run on `executor` once this task completes, unless `token` was cancelled by
     /// then (the new task is then cancelled). `body` completes the new task's cell.
