@@ -12,15 +12,7 @@ import OpenCombine
 /// Plus the cost of one `map` on the immediate context (`Map.*`: a chain of maps on a pending root;
 /// `MapCompleted.*`: on a completed root).
 func registerCompetitorsW5() {
-    let config = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
-        timeUnits: .nanoseconds,
-        units: Config.plainUnits,
-        warmupIterations: 1,
-        scalingFactor: .mega,
-        maxDuration: .seconds(3),
-        maxIterations: 6
-    )
+    let config = Config.perMillionFutures()
 
     Benchmark("W5.NIO", configuration: config) { benchmark in
         let loop = EmbeddedEventLoop()

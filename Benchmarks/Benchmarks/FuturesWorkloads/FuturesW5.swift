@@ -8,16 +8,7 @@ import Futures
 /// Plus the cost of one `map` on the immediate context (`Map.*`: a chain of maps on a pending root;
 /// `MapCompleted.*`: on a completed root).
 public func registerFuturesW5() {
-    let config = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
-        timeUnits: .nanoseconds,
-        units: Config.plainUnits,
-        warmupIterations: 1,
-        scalingFactor: .mega,
-        maxDuration: .seconds(3),
-        maxIterations: Config.allocationGate ? 2 : 6,
-        thresholds: Config.allocationTolerance
-    )
+    let config = Config.perMillionFutures()
 
     Benchmark("W5.Futures", configuration: config) { benchmark in
         var promises: [Promise<Int, Never>] = []

@@ -47,6 +47,21 @@ public enum Config {
         )
     }
 
+    /// W5: per-future mallocs and requested bytes, a million futures per sample (`scalingFactor: .mega`).
+    /// Shared by the Futures registration (with the gate's tolerance) and the competitors'.
+    public static func perMillionFutures() -> Benchmark.Configuration {
+        .init(
+            metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
+            timeUnits: .nanoseconds,
+            units: plainUnits,
+            warmupIterations: 1,
+            scalingFactor: .mega,
+            maxDuration: .seconds(3),
+            maxIterations: allocationGate ? 2 : 6,
+            thresholds: allocationTolerance
+        )
+    }
+
     /// Big operations (one sample = one whole workload of thousands or millions of steps).
     public static func batch(
         _ extra: [BenchmarkMetric] = [],
