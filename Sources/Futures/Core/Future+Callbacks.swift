@@ -66,11 +66,9 @@ extension Future {
         context: ExecutionContext = defaultContext(),
         callback: @escaping @Sendable (Result<T, E>) -> Void
     ) -> Future<T, E> {
-        let future = Future<T, E>()
-        whenComplete(context) { result in
+        derive(context) { result, future in
             callback(result)
             future.complete(result)
         }
-        return future
     }
 }
