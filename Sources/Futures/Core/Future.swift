@@ -399,6 +399,15 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         return removed
     }
 
+    /// Releases the entries of a pending future that can never complete (its promise was dropped and `E`
+    /// cannot say so): callbacks that would never run are freed with what they captured.
+    func abandon() {
+        lock.lock()
+        let list = completed ? .empty : state.takePendingList()
+        lock.unlock()
+        if !list.isEmpty { Trampoline.release(list) }
+    }
+
     // MARK: - Running callbacks
 
     /// Runs a freshly completed future's list: wake-ups, then hand-outs to other contexts in registration
