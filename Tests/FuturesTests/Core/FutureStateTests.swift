@@ -7,7 +7,8 @@ struct FutureStateTests {
     typealias State = FutureState<Int, Never>
 
     static let immediate: Callback<Int, Never> = .inline { _ in }
-    static let onQueue: Callback<Int, Never> = .scheduled(ScheduledCallback(context: ExecutionContext { $0() }) { _ in })
+    static let onQueue: Callback<Int, Never> = .scheduled(
+        ScheduledCallback(context: ExecutionContext { $0() }) { _ in })
 
     @Test func completingAPendingStateWithNoCallbacksJustStoresTheResult() {
         var state = State(result: nil)
@@ -140,6 +141,7 @@ struct FutureStateTests {
 }
 
 extension FutureState.RegisterAction: Equatable where T: Equatable, E: Equatable {
+    /// Equal when both store, or both run now with equal results.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.stored, .stored): return true
