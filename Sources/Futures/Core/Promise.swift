@@ -96,12 +96,14 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// Completes the future with `other`'s result once `other` completes.
     ///
     /// The promise stays alive until then, so dropping it right after this call is fine. If this
-    /// promise was completed meanwhile, the later result is ignored and reported.
+    /// promise was completed meanwhile, the later result is ignored and reported. A cancellation request on
+    /// this promise's future is forwarded to `other`, as one of its consumers.
     public func completeWith(_ other: Future<T, E>) {
         if let result = other.result {
             complete(result)
         } else {
             other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+            future.forwardsCancellation(to: other)
         }
     }
 }
