@@ -91,15 +91,24 @@ final class ScheduledCallback<T: Sendable, E: Error>: Sendable {
     }
 
     /// Hands the callback to its context with `result`.
+    ///
+    /// The task enters the trampoline when it runs, so a context that runs tasks synchronously (a custom
+    /// function, an invalidation token's context over the immediate one) is as stack-safe as the
+    /// immediate context.
     @inlinable
     func submit(_ result: Result<T, E>) {
         context.execute { [self] in
-            if hasRun.exchange(true, ordering: .acquiringAndReleasing) {
-                FuturesDiagnostics.report(.contextRanTaskTwice)
-                return
-            }
-            body(result)
+            Trampoline.run({ self.runOnce(result) }, orQueue: { self.runOnce(result) })
         }
+    }
+
+    @inlinable
+    func runOnce(_ result: Result<T, E>) {
+        if hasRun.exchange(true, ordering: .acquiringAndReleasing) {
+            FuturesDiagnostics.report(.contextRanTaskTwice)
+            return
+        }
+        body(result)
     }
 }
 
