@@ -88,7 +88,7 @@ private func soakThread(
             if let old, (random >> 32) % 8 != 0 {
                 old.trySuccess(step)
             } else if old != nil {
-                counters.dropped.increment()
+                counters.dropped.increment()  // pending or not: another thread may still complete it
             }
         case 8..<14:
             // Complete the slot's promise and empty the slot.
@@ -122,7 +122,7 @@ private func soakThread(
                 current = nil
                 return old
             }
-            if let old, !old.future.isCompleted { counters.dropped.increment() }
+            if old != nil { counters.dropped.increment() }
         }
     }
 }
@@ -186,8 +186,9 @@ let benchmarks: @Sendable () -> Void = {
             let registered = counters.registered.current
             let ran = counters.ran.current
             check(ran <= registered, "Soak: \(ran) callbacks ran for \(registered) registered")
+            // A dropped promise is reported only if it was still pending when its last reference went.
             check(
-                droppedReports.current - reportsBefore == counters.dropped.current,
+                droppedReports.current - reportsBefore <= counters.dropped.current,
                 "Soak: \(droppedReports.current - reportsBefore) drop reports for \(counters.dropped.current) drops")
             // Flat: the resident memory at the end is within 64 MiB of what it was after 10% of the work
             // (a leak of one 48-byte block per operation would be ~430 MiB).
