@@ -30,15 +30,15 @@ extension Future {
     /// Continues with the future `f` returns for the value, `f` running on `context`.
     ///
     /// A failure of this future, or of `f`'s future, fails the returned future. Chains and recursions of
-    /// any depth complete in bounded stack space. The returned future is always a new one (never `f`'s
-    /// future itself), so a cancellation request on it reaches this future while pending and `f`'s future
-    /// afterwards, as one consumer among others.
+    /// any depth complete in bounded stack space. The returned future is never `f`'s future itself while
+    /// that is pending, so a cancellation request on it reaches this future while pending and `f`'s
+    /// future afterwards, as one consumer among others, whatever the timing.
     @inlinable
     public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
         if context.isImmediate,
             let next = ifCompleted({ result -> Future<U, E> in
                 switch result {
-                case .success(let value): return Future<U, E>(following: f(value))
+                case .success(let value): return Future<U, E>.following(f(value))
                 case .failure(let error): return Future<U, E>(error: error)
                 }
             })

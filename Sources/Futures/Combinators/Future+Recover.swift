@@ -67,7 +67,7 @@ extension Future {
             let recovered = ifCompleted({ result -> Future<T, E1> in
                 switch result {
                 case .success(let value): return Future<T, E1>(value: value)
-                case .failure(let error): return Future<T, E1>(following: task(error))
+                case .failure(let error): return Future<T, E1>.following(task(error))
                 }
             })
         {

@@ -172,16 +172,15 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         }
     }
 
-    /// A future with `other`'s result: completed at once when `other` is, else completed when it completes,
-    /// as one of `other`'s consumers (cancellation requests are forwarded).
+    /// A future with `other`'s result that forwards cancellation requests to it as one of its consumers:
+    /// `other` itself when it is completed (a request on a completed future does nothing, so there is
+    /// nothing to forward), else a new future that follows it.
     @inlinable
-    convenience init(following other: Future<T, E>) {
-        if let result = other.result {
-            self.init(result: result)
-        } else {
-            self.init()
-            completeWith(other)
-        }
+    static func following(_ other: Future<T, E>) -> Future<T, E> {
+        if other.isCompleted { return other }
+        let future = Future<T, E>()
+        future.completeWith(other)
+        return future
     }
 
     /// Creates a future that completes with the same result as `other`.
