@@ -20,8 +20,11 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.6"),
     ],
     targets: [
+        // Our own C helpers for `SpinLock` (futex wait/wake, a spin hint); not an external dependency.
+        .target(name: "CFuturesShims"),
         .target(
             name: "Futures",
+            dependencies: ["CFuturesShims"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
