@@ -39,7 +39,7 @@ import Synchronization
 /// hammer test on 2 cores.
 ///
 /// ## Why not `Synchronization.Mutex` or `pthread_mutex_t`?
-/// - A future must stay small (see ARCHITECTURE.md, "Cheap"): `pthread_mutex_t` is 40 bytes on Linux.
+/// - A future must stay small (see ARCHITECTURE.md, "The cell"): `pthread_mutex_t` is 40 bytes on Linux.
 /// - `Mutex` on Linux parks contended waiters on a priority-inheritance futex through which the
 ///   kernel hands over ownership; ThreadSanitizer cannot see that hand-over and reports false races.
 ///   Here every acquisition, even after a sleep, is a userspace acquire operation on the word, and
