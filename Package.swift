@@ -22,8 +22,11 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        // Our own C helpers for `SpinLock` (futex wait/wake, a spin hint); not an external dependency.
+        .target(name: "CFuturesShims"),
         .target(
             name: "Futures",
+            dependencies: ["CFuturesShims"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(

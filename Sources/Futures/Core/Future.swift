@@ -54,9 +54,6 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @exclusivity(unchecked)
     var state: FutureState<T, E>
 
-    @usableFromInline
-    let lock: SpinLock
-
     // Guarded by `lock`: cancellation was requested while the future was pending.
     @usableFromInline
     @exclusivity(unchecked)
@@ -80,6 +77,10 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked)
     var acceptsCancellation: Bool
+
+    // After the one-byte flags, so the 4-byte lock needs no padding of its own.
+    @usableFromInline
+    let lock: SpinLock
 
     // Guarded by `lock`: consumers registered while pending, and how many of them asked for cancellation.
     @usableFromInline

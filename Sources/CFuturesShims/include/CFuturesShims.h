@@ -1,0 +1,30 @@
+#ifndef CFUTURES_SHIMS_H
+#define CFUTURES_SHIMS_H
+
+// Tiny C helpers for `SpinLock` (Sources/Futures/Core/SpinLock.swift) that Swift cannot express
+// itself: glibc's `syscall` is variadic, so the futex calls need a C wrapper, and a spin-wait hint
+// has no portable Swift spelling.
+
+#include <stdint.h>
+
+/// Tells the CPU that the caller is busy-waiting (x86 `pause`, ARM `yield`): it saves power and lets
+/// the sibling hyper-thread, which may be the lock holder, run.
+static inline void cfutures_spin_hint(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/// Blocks the calling thread while `*word == expected` (Linux: `FUTEX_WAIT_PRIVATE`).
+///
+/// May return early (a wake-up, a signal, or `*word` already differed): the caller re-checks the word
+/// and calls again if needed. On platforms without futexes it yields the processor and returns.
+void cfutures_futex_wait(uint32_t *word, uint32_t expected);
+
+/// Wakes at most one thread blocked in `cfutures_futex_wait` on `word` (Linux: `FUTEX_WAKE_PRIVATE`).
+/// A no-op on platforms without futexes.
+void cfutures_futex_wake_one(uint32_t *word);
+
+#endif
