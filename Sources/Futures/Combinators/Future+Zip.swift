@@ -25,16 +25,52 @@ extension Future {
         if let ready = ready ?? nil {
             return Future<(T, U), E>(result: ready)
         }
-        return derive(immediateExecutionContext) { result, future in
-            switch result {
-            case .failure(let error):
-                future.complete(.failure(error))
-            case .success(let value):
-                other.whenComplete(immediateExecutionContext) { otherResult in
-                    future.complete(otherResult.map { (value, $0) })
-                }
-                future.forwardsCancellation(to: other)
-            }
+        // Pending: one consumer registration on each input, so a cancellation request on the pair reaches
+        // both while they are pending.
+        let future = Future<(T, U), E>()
+        let pair = LockedBox(ZipPair<T, U, E>())
+        whenComplete(immediateExecutionContext) { result in
+            if let outcome = pair.withValue({ $0.receiverCompleted(result) }) { future.complete(outcome) }
         }
+        other.whenComplete(immediateExecutionContext) { result in
+            if let outcome = pair.withValue({ $0.otherCompleted(result) }) { future.complete(outcome) }
+        }
+        future.forwardsCancellation(to: self)
+        future.forwardsCancellation(to: other)
+        return future
+    }
+}
+
+/// What `zip` knows so far. The receiver's failure wins at once; `other`'s counts only after the receiver
+/// succeeded (BrightFutures' rule), whatever the order in which they complete.
+struct ZipPair<T: Sendable, U: Sendable, E: Error>: Sendable {
+    var value: T?
+    var otherResult: Result<U, E>?
+    var decided = false
+
+    mutating func receiverCompleted(_ result: Result<T, E>) -> Result<(T, U), E>? {
+        guard !decided else { return nil }
+        switch result {
+        case .failure(let error):
+            decided = true
+            return .failure(error)
+        case .success(let received):
+            guard let otherResult else {
+                value = received
+                return nil
+            }
+            decided = true
+            return otherResult.map { (received, $0) }
+        }
+    }
+
+    mutating func otherCompleted(_ result: Result<U, E>) -> Result<(T, U), E>? {
+        guard !decided else { return nil }
+        guard let value else {
+            otherResult = result
+            return nil
+        }
+        decided = true
+        return result.map { (value, $0) }
     }
 }

@@ -130,7 +130,9 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inline(never)
     func releasePendingEntries() {
         let list = state.takePendingList()
-        if !list.isEmpty { Trampoline.release(list) }
+        // Consumed: the release loop must hold the only reference, or the release would happen here,
+        // recursively, when this frame ends.
+        if !list.isEmpty { Trampoline.release(consume list) }
     }
 
     /// Creates a future that is already completed successfully with `value`.
@@ -405,7 +407,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         lock.lock()
         let list = completed ? .empty : state.takePendingList()
         lock.unlock()
-        if !list.isEmpty { Trampoline.release(list) }
+        if !list.isEmpty { Trampoline.release(consume list) }
     }
 
     // MARK: - Running callbacks

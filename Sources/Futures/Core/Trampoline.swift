@@ -34,6 +34,10 @@ final class Trampoline {
     @usableFromInline
     @exclusivity(unchecked)
     var queued: [() -> Void] = []
+    /// Index of the next job of ``queued`` to run: jobs before it have started.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var head = 0
     /// Depth of ``maxStackDepthExecutionContext`` tasks running inline on this thread.
     @exclusivity(unchecked)
     var contextDepth = 0
@@ -96,51 +100,44 @@ final class Trampoline {
     func enter(_ body: () -> Void) {
         depth += 1
         body()
-        if depth == 1 && !queued.isEmpty {
+        if depth == 1 && head < queued.count {
             runQueued()
         }
         depth -= 1
     }
 
-    /// Runs queued work, in FIFO order, until none is left.
+    /// Runs queued work, in FIFO order, until none is left. Each job is taken (``head`` moves past it)
+    /// before it runs, so a nested drain (``runQueuedBeforeBlocking()``) never runs it twice.
     @usableFromInline
     func runQueued() {
-        var index = 0
-        while index < queued.count {
-            let job = queued[index]
-            index += 1
+        while head < queued.count {
+            let job = queued[head]
+            head += 1
             job()
-            if index == queued.count {
+            if head == queued.count {
                 queued.removeAll(keepingCapacity: queued.count <= 64)
-                index = 0
+                head = 0
             }
         }
     }
 
-    /// Runs the work this thread queued, before the thread blocks (``Future/forced()``): the future it is
-    /// about to wait for may be completed by exactly that work, which would otherwise wait for the
-    /// outermost frame, which waits for the blocked thread.
+    /// Runs the work this thread queued and has not started, before the thread blocks
+    /// (``Future/forced()``): the future it is about to wait for may be completed by exactly that work,
+    /// which would otherwise wait for the outermost frame, which waits for the blocked thread.
+    ///
+    /// Jobs run one after another from here (each returns before the next starts), so the stack grows by
+    /// one frame budget at most.
     @usableFromInline
     static func runQueuedBeforeBlocking() {
-        let trampoline = current
-        guard !trampoline.queued.isEmpty else { return }
-        // Queued jobs were taken off the stack to bound it; running them from this deeper frame costs one
-        // more frame budget at most, since new work queues again once the budget is used.
-        let jobs = trampoline.queued
-        trampoline.queued = []
-        let saved = trampoline.depth
-        trampoline.depth = 0
-        trampoline.enter {
-            for job in jobs { job() }
-        }
-        trampoline.depth = saved
+        current.runQueued()
     }
 
     /// Releases `garbage` (the callbacks of a future dropped while pending) without recursion: the
     /// outermost call releases, in a loop, whatever the releases themselves hand back here.
-    static func release(_ garbage: Any) {
+    static func release(_ garbage: consuming Any) {
         let trampoline = current
-        trampoline.releases.append(garbage)
+        // Moved in, not copied: the loop below must hold the only reference.
+        trampoline.releases.append(consume garbage)
         guard !trampoline.isReleasing else { return }
         trampoline.isReleasing = true
         while let next = trampoline.releases.popLast() {
