@@ -417,3 +417,19 @@ struct RetryCancellationTests {
         #expect(await retried.settledResult() == .success(2))
     }
 }
+
+@Suite("Deferred.retry: cancellation during a wait", .timeLimit(.minutes(1)))
+struct DeferredRetryCancellationTests {
+    @Test func failingWithGivesTheTypedErrorAndStopsRetrying() async {
+        let clock = RecordingClock()
+        var waits = clock.waits.makeAsyncIterator()
+        let calls = Counter()
+        let flaky = Deferred<Int, Flaky>(starting: { Future(error: .transient(calls.increment())) })
+        let running = flaky.retry(4, backoff: .constant(.seconds(1)), clock: clock, failingWith: .fatal(-1)).run()
+        _ = await waits.next()
+        running.requestCancellation()
+        #expect(running.error == .fatal(-1))
+        await clock.advance(by: .seconds(5))
+        #expect(calls.value == 1)
+    }
+}
