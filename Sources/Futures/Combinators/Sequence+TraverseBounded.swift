@@ -21,6 +21,10 @@ extension Sequence where Element: Sendable {
     ///   failure type can hold ``FuturesError/cancelled`` (`any Error`, `FuturesError`), no further
     ///   element is started and the result fails with it at once; otherwise the traversal goes on and
     ///   ends as the cancelled futures decide.
+    /// - Memory: the traversal holds its running futures weakly; they (through their callbacks) and
+    ///   the tasks queued on `context` keep it alive. If every running future is abandoned by its
+    ///   producer (none can complete any more), the traversal is released and the returned future
+    ///   stays pending.
     public func traverse<U, E>(
         maxConcurrent: Int,
         _ context: ExecutionContext = ExecutionContext(queue: .global()),
@@ -38,6 +42,10 @@ extension Sequence where Element: Sendable {
 }
 
 /// The state of one ``Swift/Sequence/traverse(maxConcurrent:_:f:)``.
+///
+/// Ownership (no cycles): the running futures' callbacks and the tasks queued on the context hold the
+/// traversal; it holds the returned future, and the running futures only weakly; the returned future's
+/// cancellation handler holds it weakly.
 private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: Sendable {
     let future = Future<[U], E>()
     private let elements: [Element]
@@ -53,7 +61,7 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
     nonisolated(unsafe) private var running = 0
     nonisolated(unsafe) private var succeeded = 0
     nonisolated(unsafe) private var stopped = false
-    nonisolated(unsafe) private var pending: [Int: Future<U, E>] = [:]
+    nonisolated(unsafe) private var pending: [Int: WeakItem<U, E>] = [:]
 
     init(
         elements: [Element],
@@ -66,6 +74,7 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
         self.context = context
         self.transform = transform
         self.values = Array(repeating: nil, count: elements.count)
+        self.pending.reserveCapacity(Swift.min(maxConcurrent, elements.count))
     }
 
     func start() {
@@ -73,7 +82,7 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
             future.complete(.success([]))
             return
         }
-        future.onCancellationRequested { [self] in cancel() }
+        future.onCancellationRequested { [weak self] in self?.cancel() }
         launch()
     }
 
@@ -89,7 +98,13 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
             nextIndex += 1
             running += 1
             lock.unlock()
-            context.execute { [self] in run(index) }
+            if context.isImmediate {
+                // `f` is user code: run it on the trampoline, so that items completing at once (which
+                // launch the next ones from their callbacks) nest a bounded number of frames.
+                Trampoline.run({ run(index) }, orQueue: { [self] in run(index) })
+            } else {
+                context.execute { [self] in run(index) }
+            }
         }
     }
 
@@ -101,7 +116,7 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
         let item = transform(elements[index])
         lock.lock()
         let stoppedMeanwhile = stopped
-        if !stoppedMeanwhile { pending[index] = item }
+        if !stoppedMeanwhile { pending[index] = WeakItem(future: item) }
         lock.unlock()
         if stoppedMeanwhile {
             item.requestCancellation()
@@ -115,10 +130,11 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
                 pending[index] = nil
                 running -= 1
                 succeeded += 1
-                let all = succeeded == elements.count ? values.map { $0! } : nil
+                var all: [U?] = []
+                if succeeded == elements.count { swap(&all, &values) }
                 lock.unlock()
-                if let all {
-                    future.complete(.success(all))
+                if !all.isEmpty {
+                    future.complete(.success(all.map { $0! }))
                 } else {
                     launch()
                 }
@@ -132,12 +148,12 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
 
     /// Stops launching; returns the futures still pending.
     private func stop() -> [Future<U, E>] {
+        var others: [Int: WeakItem<U, E>] = [:]
         lock.lock()
-        defer { lock.unlock() }
         stopped = true
-        let others = Array(pending.values)
-        pending = [:]
-        return others
+        swap(&others, &pending)
+        lock.unlock()
+        return others.values.compactMap(\.future)
     }
 
     private func cancel() {
@@ -147,9 +163,14 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
             for other in others { other.requestCancellation() }
         } else {
             lock.lock()
-            let others = Array(pending.values)
+            let others = pending
             lock.unlock()
-            for other in others { other.requestCancellation() }
+            for other in others.values { other.future?.requestCancellation() }
         }
     }
+}
+
+/// A running item of a bounded traversal, held weakly (its producer keeps it alive).
+private struct WeakItem<U: Sendable, E: Error>: Sendable {
+    weak var future: Future<U, E>?
 }

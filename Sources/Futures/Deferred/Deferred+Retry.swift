@@ -17,7 +17,10 @@ extension Deferred {
     ///
     /// A `Deferred` is already the factory that ``Future/retry(_:backoff:clock:while:_:)`` needs: each
     /// attempt is a fresh execution. Nothing runs until the result is executed; attempts, `while`,
-    /// waits and cancellation behave as in ``Future/retry(_:backoff:clock:while:_:)``.
+    /// waits (clamped to 0…10⁹ s) and cancellation behave as in
+    /// ``Future/retry(_:backoff:clock:while:_:)``: a request on the execution's future reaches the
+    /// attempt in flight (the step of this chain that is running), or, during a wait, stops the timer
+    /// and fails with ``FuturesError/cancelled`` when `E` can hold it, else with the last failure.
     public func retry(
         _ attempts: Int,
         backoff: RetryBackoff,
@@ -27,6 +30,24 @@ extension Deferred {
         let once = self
         return Deferred(starting: {
             Future.retry(attempts, backoff: backoff, clock: clock, while: shouldRetry) { once.run() }
+        })
+    }
+
+    /// ``retry(_:backoff:clock:while:)`` that fails with `cancellationError` when cancellation is
+    /// requested during a wait between attempts (for failure types that cannot hold
+    /// ``FuturesError/cancelled``); see ``Future/retry(_:backoff:clock:while:failingWith:_:)``.
+    public func retry(
+        _ attempts: Int,
+        backoff: RetryBackoff,
+        clock: some Clock<Duration> = ContinuousClock(),
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        failingWith cancellationError: E
+    ) -> Deferred<T, E> {
+        let once = self
+        return Deferred(starting: {
+            Future.retry(
+                attempts, backoff: backoff, clock: clock, while: shouldRetry, failingWith: cancellationError
+            ) { once.run() }
         })
     }
 

@@ -28,7 +28,9 @@
 /// A failing step skips the rest of the chain and delivers its error. Each execution is a ``Future``
 /// under the hood: a cancellation request on the future returned by ``run()`` reaches the step that is
 /// running at that moment (for example the `URLSessionTask` of `URLSession.dataDeferred(for:)`).
-/// Starting a chain of any length uses bounded stack space.
+/// Starting a chain of any length uses bounded stack space, and so does recursion through `run()` and
+/// `flatMap`: every closure of yours that an execution calls synchronously (trunks, `makeFuture`,
+/// transforms) runs on the calling thread's trampoline.
 ///
 /// A `Deferred` is an immutable value: share and execute it from any thread.
 public struct Deferred<T: Sendable, E: Error>: Sendable {
@@ -60,11 +62,16 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     ) {
         self.node = DeferredNode(parent: nil) { _ in
             let future = Future<T, E>()
-            trunk { result in
-                if !future.complete(result) {
-                    FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
+            let begin = {
+                trunk { result in
+                    if !future.complete(result) {
+                        FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
+                    }
                 }
             }
+            // `trunk` is user code: it runs on the trampoline, so that executions started from inside
+            // other executions (recursion through `run()`) nest a bounded number of frames.
+            Trampoline.run(begin, orQueue: begin)
             return future
         }
     }
@@ -75,17 +82,17 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// future returned by ``run()`` is a request on `makeFuture`'s future itself.
     /// `makeFuture` runs on the thread that starts the execution.
     public init(starting makeFuture: @escaping @Sendable () -> Future<T, E>) {
-        self.node = DeferredNode(parent: nil) { _ in makeFuture() }
+        self.node = DeferredNode(parent: nil) { _ in startOnTrampoline(makeFuture) }
     }
 
     /// A deferred computation that succeeds with `value` each time it is executed (the blog's `unit`).
     public static func unit(_ value: T) -> Deferred<T, E> {
-        Deferred(starting: { Future(value: value) })
+        Deferred(node: DeferredNode(parent: nil) { _ in Future(value: value) })
     }
 
     /// A deferred computation that fails with `error` each time it is executed.
     public static func failure(_ error: E) -> Deferred<T, E> {
-        Deferred(starting: { Future(error: error) })
+        Deferred(node: DeferredNode(parent: nil) { _ in Future(error: error) })
     }
 
     // MARK: - Running
@@ -172,6 +179,32 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
                 Trampoline.run(begin, orQueue: begin)
                 return target
             })
+    }
+}
+
+/// Calls `makeFuture` (user code) on the calling thread's trampoline and returns its future.
+///
+/// When the trampoline is already at its depth limit, the call is queued (it runs when the outermost
+/// trampoline frame of this thread unwinds) and a stand-in future is returned at once: it completes with
+/// `makeFuture`'s future and passes cancellation requests on to it.
+private func startOnTrampoline<T, E>(_ makeFuture: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
+    var started: Future<T, E>?
+    Trampoline.run({ started = makeFuture() }, orQueue: queuedStart(makeFuture, standIn: &started))
+    return started!
+}
+
+/// The queued form of ``startOnTrampoline(_:)``: stores a stand-in future in `standIn` and returns the
+/// job that starts `makeFuture` and completes the stand-in with its future.
+private func queuedStart<T, E>(
+    _ makeFuture: @escaping @Sendable () -> Future<T, E>,
+    standIn: inout Future<T, E>?
+) -> () -> Void {
+    let proxy = Future<T, E>()
+    standIn = proxy
+    return {
+        let future = makeFuture()
+        proxy.onCancellationRequested { [weak future] in future?.requestCancellation() }
+        proxy.completeWith(future)
     }
 }
 

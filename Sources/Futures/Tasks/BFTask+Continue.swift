@@ -248,26 +248,36 @@ extension BFTask {
     /// As in Bolts, continuations are independent: each is handed to its executor as soon as the task
     /// completes (in registration order), so one waiting on a busy executor never holds back another.
     /// (A `Future`'s callbacks instead take turns; here the turn only covers the hand-off.)
+    ///
+    /// Stack safety: `body` (user code) always runs on the thread's trampoline
+    /// (`Trampoline.run`), whatever the executor: inline for ``BFExecutor/immediate``, inside the task
+    /// the executor runs otherwise. So a million continuations chained (or recursing) on the immediate
+    /// or default executor nest a bounded number of frames.
+    ///
+    /// Memory: the callback stored in this task's cell does not capture the cell (it holds it weakly
+    /// and receives it back when it runs), so a pending task that is abandoned releases its
+    /// continuations and the tasks they would have completed.
     private func continuation<U>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
         _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
     ) -> BFTask<U> {
         let next = Future<U, any Error>()
-        let source = future
-        let run: @Sendable () -> Void = {
-            if token?.isCancellationRequested == true {
-                next.complete(.failure(FuturesError.cancelled))
-            } else {
-                body(next, BFTask(future: source))
-            }
-        }
         let context = executor.context
-        future.whenComplete(immediateExecutionContext) { _ in
+        future.whenComplete(immediateExecutionContext) { [weak source = future] result in
+            // The source is alive while its callback runs; the fallback only guards the invariant.
+            let task = BFTask(future: source ?? Future(result: result))
+            let run: @Sendable () -> Void = {
+                if token?.isCancellationRequested == true {
+                    next.complete(.failure(FuturesError.cancelled))
+                } else {
+                    body(next, task)
+                }
+            }
             if context.isImmediate {
-                run()
+                Trampoline.run(run, orQueue: run)
             } else {
-                context.execute(run)
+                context.execute { Trampoline.run(run, orQueue: run) }
             }
         }
         return BFTask<U>(future: next)

@@ -9,17 +9,58 @@ extension Future where T == Void, E == Never {
     /// their own contexts). Pass your own clock (any `Clock` whose duration is `Duration`, for example a
     /// test clock that you advance by hand) to control time; the default is `ContinuousClock()`.
     ///
-    /// This future cannot fail, so it cannot report a cancellation: a cancellation request is ignored
-    /// and the future still completes at the deadline (like PromiseKit's `after`). For a cancellable
-    /// wait, use ``Future/delay(for:clock:)`` on a future whose failure type can hold
-    /// ``FuturesError/cancelled``.
+    /// - Duration: clamped to 0…10⁹ s (about 31 years), so a huge duration such as
+    ///   `.seconds(Int64.max)` waits "for ever" instead of overflowing the clock; a negative one
+    ///   completes at once (still from the timer's task).
+    /// - Cancellation: a request stops the timer (its sleeping task is cancelled). This future cannot
+    ///   fail, so it cannot report the cancellation: it then **never completes**; its callbacks never
+    ///   run and are released with it. To hear about the cancellation, use
+    ///   ``Future/after(_:clock:failingWith:)`` with a failure type of your choice.
     public static func after(
         _ duration: Duration,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Future<Void, Never> {
-        let future = Future<Void, Never>()
-        let deadline = clock.now.advanced(by: duration)
-        runAt(deadline, on: clock) { future.complete(.success(())) }
-        return future
+        startTimer(duration, clock: clock, cancellationError: nil).future
+    }
+}
+
+extension Future where T == Void {
+    /// A future that succeeds after `duration` has passed on `clock`, and fails with
+    /// `cancellationError` if cancellation is requested first.
+    ///
+    /// ```swift
+    /// let tick = Future<Void, any Error>.after(.seconds(2), failingWith: FuturesError.cancelled)
+    /// tick.requestCancellation()   // the timer stops; tick fails with FuturesError.cancelled
+    /// ```
+    ///
+    /// As ``Future/after(_:clock:)`` (the wait starts now, on `clock`, clamped to 0…10⁹ s), except that
+    /// a cancellation request stops the timer and fails the future at once, on the requesting thread,
+    /// with `cancellationError`.
+    public static func after(
+        _ duration: Duration,
+        clock: some Clock<Duration> = ContinuousClock(),
+        failingWith cancellationError: E
+    ) -> Future<Void, E> {
+        startTimer(duration, clock: clock, cancellationError: cancellationError).future
+    }
+
+    /// A future that succeeds once `clock` has waited `duration`, and the task that waits; a
+    /// cancellation request stops the task and fails the future with `cancellationError` when there is
+    /// one (else it stays pending). Tests await the task to see it end.
+    static func startTimer<C: Clock<Duration>>(
+        _ duration: Duration,
+        clock: C,
+        cancellationError: E?
+    ) -> (future: Future<Void, E>, timer: Task<Void, Never>) {
+        let future = Future<Void, E>()
+        let timer = runAt(timerDeadline(after: duration, on: clock), on: clock) {
+            future.complete(.success(()))
+        }
+        // Weak: the handler is stored in the future itself.
+        future.onCancellationRequested { [weak future] in
+            timer.cancel()
+            if let cancellationError { future?.complete(.failure(cancellationError)) }
+        }
+        return (future, timer)
     }
 }

@@ -8,25 +8,74 @@ extension Future {
     /// `DispatchTimeInterval` is a separate method; this one is labelled `for:`.)
     ///
     /// - Failure: a failure is delayed the same way.
-    /// - Cancellation: a request on the returned future is passed on to this future while it is pending.
-    ///   If the failure type can hold ``FuturesError/cancelled`` (`any Error`, `FuturesError`), the
-    ///   returned future also fails with it at once and the pending wait is stopped; otherwise the
-    ///   result is still delivered at its time.
+    /// - Duration: clamped to 0…10⁹ s (about 31 years), so a huge duration such as
+    ///   `.seconds(Int64.max)` waits "for ever" instead of overflowing the clock.
+    /// - Cancellation: a request on the returned future is passed on to this future while it is
+    ///   pending, and stops the wait: a timer already running is cancelled, and none is started
+    ///   later. If the failure type can hold ``FuturesError/cancelled`` (`any Error`,
+    ///   `FuturesError`), the returned future fails with it at once, on the requesting thread.
+    ///   Otherwise (`Never`, your own error types) it **never completes**: its callbacks never run and
+    ///   are released with it. To fail with a typed error instead, use
+    ///   ``delay(for:clock:failingWith:)``.
     public func delay(for duration: Duration, clock: some Clock<Duration> = ContinuousClock()) -> Future<T, E> {
+        delayed(by: duration, clock: clock, cancellationError: Self.cancellationError)
+    }
+
+    /// A future with this future's result, delivered `duration` after this future completes on
+    /// `clock`, that fails with `cancellationError` when cancellation is requested before.
+    ///
+    /// As ``delay(for:clock:)``, for failure types that cannot hold ``FuturesError/cancelled``:
+    /// a cancellation request is passed on to this future, stops the wait, and fails the returned
+    /// future at once (on the requesting thread) with `cancellationError`.
+    public func delay(
+        for duration: Duration,
+        clock: some Clock<Duration> = ContinuousClock(),
+        failingWith cancellationError: E
+    ) -> Future<T, E> {
+        delayed(by: duration, clock: clock, cancellationError: cancellationError)
+    }
+
+    private func delayed<C: Clock<Duration>>(
+        by duration: Duration,
+        clock: C,
+        cancellationError: E?
+    ) -> Future<T, E> {
         let delayed = Future<T, E>()
-        let timer = LockedBox<Task<Void, Never>?>(nil)
+        let timer = LockedBox(DelayTimerState.idle)
         whenComplete(immediateExecutionContext) { result in
-            guard !delayed.isCompleted else { return }  // cancelled meanwhile
-            let deadline = clock.now.advanced(by: duration)
+            guard !timer.value.isStopped else { return }
+            let deadline = timerDeadline(after: duration, on: clock)
             let task = runAt(deadline, on: clock) { delayed.complete(result) }
-            timer.value = task
-        }
-        delayed.onCancellationRequested { [weak self] in
-            self?.requestCancellation()
-            if let error = Self.cancellationError, delayed.complete(.failure(error)) {
-                timer.value?.cancel()
+            let stopped = timer.withValue { state -> Bool in
+                if state.isStopped { return true }
+                state = .running(task)
+                return false
             }
+            if stopped { task.cancel() }  // cancelled while the task was being started
+        }
+        // Weak: the handler is stored in `delayed` itself; it must not keep it (or this future) alive.
+        delayed.onCancellationRequested { [weak self, weak delayed] in
+            let old = timer.withValue { state -> DelayTimerState in
+                let old = state
+                state = .stopped
+                return old
+            }
+            if case .running(let task) = old { task.cancel() }
+            self?.requestCancellation()
+            if let cancellationError { delayed?.complete(.failure(cancellationError)) }
         }
         return delayed
+    }
+}
+
+/// The timer of one `delay(for:)`: not started yet, sleeping, or stopped by a cancellation request.
+private enum DelayTimerState: Sendable {
+    case idle
+    case running(Task<Void, Never>)
+    case stopped
+
+    var isStopped: Bool {
+        if case .stopped = self { return true }
+        return false
     }
 }

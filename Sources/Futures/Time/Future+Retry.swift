@@ -19,6 +19,24 @@ extension Future {
         retry(attempts, backoff: .constant(delay), clock: clock, while: shouldRetry, operation)
     }
 
+    /// ``retry(_:delay:clock:while:_:)`` that fails with `cancellationError` when cancellation is
+    /// requested during a wait between attempts (for failure types that cannot hold
+    /// ``FuturesError/cancelled``).
+    ///
+    /// Same as ``retry(_:backoff:clock:while:failingWith:_:)`` with `.constant(delay)`.
+    public static func retry(
+        _ attempts: Int,
+        delay: Duration = .zero,
+        clock: some Clock<Duration> = ContinuousClock(),
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        failingWith cancellationError: E,
+        _ operation: @escaping @Sendable () -> Future<T, E>
+    ) -> Future<T, E> {
+        retry(
+            attempts, backoff: .constant(delay), clock: clock, while: shouldRetry,
+            failingWith: cancellationError, operation)
+    }
+
     /// Runs `operation` until its future succeeds, at most `attempts` times, waiting between attempts
     /// as `backoff` says, on `clock`.
     ///
@@ -31,12 +49,20 @@ extension Future {
     /// - `while`: called with each failure (on the thread that delivered it); returning `false` stops
     ///   and fails with that error. By default every failure is retried.
     /// - Result: the first success; or the last failure when attempts run out or `while` says stop.
-    /// - Cancellation: a request on the returned future stops retrying. It is passed on to the running
-    ///   attempt, whose result (typically its cancellation error) is then the result. If it comes
-    ///   during a wait, the wait is stopped and the future fails with ``FuturesError/cancelled`` when
-    ///   the failure type can hold it, else with the last attempt's failure.
+    /// - Cancellation: a request on the returned future stops retrying: no further attempt starts.
+    ///   - During an attempt, the request is passed on to the attempt in flight (the future
+    ///     `operation` returned, whatever it is: a promise's future, a transformed future, a started
+    ///     `Deferred`), and that attempt's result (typically its cancellation error) is the result.
+    ///   - During a wait, the wait's timer is stopped at once and the future fails with
+    ///     ``FuturesError/cancelled`` when the failure type can hold it (`any Error`,
+    ///     `FuturesError`); otherwise with the last attempt's failure. To fail with an error of your
+    ///     own typed `E`, use ``retry(_:backoff:clock:while:failingWith:_:)``.
     /// - Time: waits are measured on `clock` (default `ContinuousClock()`); pass a test clock to run
-    ///   retries on virtual time.
+    ///   retries on virtual time. Each wait is clamped to 0…10⁹ s (about 31 years), see
+    ///   ``RetryBackoff/delay(beforeRetry:)``.
+    /// - Memory: the retry holds its attempt in flight weakly; it is kept alive by that attempt (and
+    ///   by its timer during a wait). If the attempt's producer abandons it (the attempt can never
+    ///   complete), the whole retry is released; the returned future then stays pending.
     public static func retry(
         _ attempts: Int,
         backoff: RetryBackoff,
@@ -44,11 +70,41 @@ extension Future {
         while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
         _ operation: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
+        startRetrying(attempts, backoff, clock, shouldRetry, Self.cancellationError, operation)
+    }
+
+    /// ``retry(_:backoff:clock:while:_:)`` that fails with `cancellationError` when cancellation is
+    /// requested during a wait between attempts.
+    ///
+    /// For typed failures that cannot hold ``FuturesError/cancelled``: supply the `E` that means
+    /// "cancelled" (`Future.retry(3, backoff: .constant(.seconds(1)), failingWith: .cancelled) { … }`).
+    /// Everything else (attempts, `while`, requests passed on to the attempt in flight, clamped waits)
+    /// is as in ``retry(_:backoff:clock:while:_:)``.
+    public static func retry(
+        _ attempts: Int,
+        backoff: RetryBackoff,
+        clock: some Clock<Duration> = ContinuousClock(),
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        failingWith cancellationError: E,
+        _ operation: @escaping @Sendable () -> Future<T, E>
+    ) -> Future<T, E> {
+        startRetrying(attempts, backoff, clock, shouldRetry, cancellationError, operation)
+    }
+
+    private static func startRetrying<C: Clock<Duration>>(
+        _ attempts: Int,
+        _ backoff: RetryBackoff,
+        _ clock: C,
+        _ shouldRetry: @escaping @Sendable (E) -> Bool,
+        _ cancellationError: E?,
+        _ operation: @escaping @Sendable () -> Future<T, E>
+    ) -> Future<T, E> {
         let retrying = RetryLoop(
             attempts: max(attempts, 1),
             backoff: backoff,
             clock: clock,
             shouldRetry: shouldRetry,
+            cancellationError: cancellationError,
             operation: operation
         )
         retrying.start()
@@ -57,10 +113,20 @@ extension Future {
 }
 
 /// The state of one `retry`: which attempt runs, or which wait is pending.
+///
+/// Ownership (no cycles): the attempt in flight holds the loop through its callback; a pending timer
+/// holds it through its task; the loop holds the returned future. The loop holds the attempt only
+/// weakly and the returned future's cancellation handler holds the loop only weakly, so an attempt
+/// that its producer abandons releases everything.
 private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendable {
     enum Phase {
-        case running(Future<T, E>)
-        case waiting(Task<Void, Never>, lastError: E)
+        /// `operation` is creating the next attempt.
+        case starting
+        /// An attempt is in flight (held weakly: its producer keeps it alive).
+        case running(WeakAttempt<T, E>)
+        /// Waiting before the next attempt; `timer` is `nil` until the timer task is recorded.
+        case waiting(timer: Task<Void, Never>?, lastError: E)
+        /// Finished, or cancelled: no further attempt starts.
         case done
     }
 
@@ -69,37 +135,61 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
     private let backoff: RetryBackoff
     private let clock: C
     private let shouldRetry: @Sendable (E) -> Bool
+    private let cancellationError: E?
     private let operation: @Sendable () -> Future<T, E>
     // `nonisolated(unsafe)`: a mutable stored property of a Sendable class; it is only read and
     // written between `lock.lock()` and `lock.unlock()`.
     private let lock = SpinLock()
-    nonisolated(unsafe) private var phase: Phase = .done
+    nonisolated(unsafe) private var phase: Phase = .starting
 
     init(
         attempts: Int,
         backoff: RetryBackoff,
         clock: C,
         shouldRetry: @escaping @Sendable (E) -> Bool,
+        cancellationError: E?,
         operation: @escaping @Sendable () -> Future<T, E>
     ) {
         self.attempts = attempts
         self.backoff = backoff
         self.clock = clock
         self.shouldRetry = shouldRetry
+        self.cancellationError = cancellationError
         self.operation = operation
     }
 
     func start() {
-        future.onCancellationRequested { [self] in cancel() }
+        future.onCancellationRequested { [weak self] in self?.cancel() }
         attempt(1)
     }
 
-    private func attempt(_ number: Int) {
-        guard !future.isCancellationRequested else { return }
-        let current = operation()
+    /// Replaces the phase under the lock when `condition` holds, and returns the old one: the caller
+    /// releases it (a task handle, an error) after the lock is released.
+    private func swapPhase(_ new: Phase, if condition: (Phase) -> Bool) -> (swapped: Bool, old: Phase) {
         lock.lock()
-        phase = .running(current)
+        let old = phase
+        let swapped = condition(old)
+        if swapped { phase = new }
         lock.unlock()
+        return (swapped, old)
+    }
+
+    private func attempt(_ number: Int) {
+        let entering = swapPhase(.starting) { phase in
+            if case .done = phase { return false }
+            return true
+        }
+        guard entering.swapped else { return }  // cancelled meanwhile: no further attempt
+        let current = operation()
+        let recorded = swapPhase(.running(WeakAttempt(current))) { phase in
+            if case .starting = phase { return true }
+            return false
+        }
+        guard recorded.swapped else {
+            // Cancelled (and failed) while `operation` ran: the attempt is not wanted.
+            current.requestCancellation()
+            return
+        }
         if future.isCancellationRequested { current.requestCancellation() }
         current.whenComplete(immediateExecutionContext) { [self] result in
             switch result {
@@ -113,39 +203,72 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
                 let wait = backoff.delay(beforeRetry: number)
                 if wait == .zero {
                     attempt(number + 1)
-                    return
+                } else {
+                    waitThenAttempt(number + 1, after: wait, lastError: error)
                 }
-                let deadline = clock.now.advanced(by: wait)
-                // The timer is created under the lock so that its attempt (which takes the lock to
-                // record itself as running) cannot be overwritten by this `.waiting`.
-                lock.lock()
-                let timer = runAt(deadline, on: clock) { [self] in attempt(number + 1) }
-                phase = .waiting(timer, lastError: error)
-                lock.unlock()
             }
         }
     }
 
-    private func finish(_ result: Result<T, E>) {
+    private func waitThenAttempt(_ number: Int, after wait: Duration, lastError: E) {
+        // Record the wait first, so that a timer firing at once finds it (and replaces it with the
+        // next attempt), then start the timer outside the lock and record it unless it already fired.
+        let entering = swapPhase(.waiting(timer: nil, lastError: lastError)) { phase in
+            if case .done = phase { return false }
+            return true
+        }
+        guard entering.swapped else { return }
+        let deadline = timerDeadline(after: wait, on: clock)
+        let timer = runAt(deadline, on: clock) { [self] in attempt(number) }
         lock.lock()
-        phase = .done
+        var cancelled = false
+        switch phase {
+        case .waiting(timer: .none, let error):
+            phase = .waiting(timer: timer, lastError: error)
+        case .done:
+            cancelled = true  // cancelled before the timer was recorded
+        case .starting, .running, .waiting:
+            break  // the timer already fired
+        }
         lock.unlock()
+        if cancelled { timer.cancel() }
+    }
+
+    private func finish(_ result: Result<T, E>) {
+        _ = swapPhase(.done) { _ in true }
         future.complete(result)
     }
 
     private func cancel() {
-        lock.lock()
-        let current = phase
-        if case .waiting = current { phase = .done }
-        lock.unlock()
-        switch current {
+        let cancellationError = self.cancellationError
+        let (stopped, old) = swapPhase(.done) { phase in
+            switch phase {
+            case .waiting: return true
+            case .starting: return cancellationError != nil
+            case .running, .done: return false
+            }
+        }
+        switch old {
         case .running(let attempt):
-            attempt.requestCancellation()
+            attempt.future?.requestCancellation()
         case .waiting(let timer, let lastError):
-            timer.cancel()
-            future.complete(.failure(Future<T, E>.cancellationError ?? lastError))
+            timer?.cancel()
+            future.complete(.failure(cancellationError ?? lastError))
+        case .starting:
+            // `attempt` sees `.done` and cancels the attempt being created; without an error to fail
+            // with, it passes the request on to that attempt (it checks `isCancellationRequested`).
+            if stopped, let cancellationError { future.complete(.failure(cancellationError)) }
         case .done:
             break
         }
+    }
+}
+
+/// The attempt in flight, held weakly.
+private struct WeakAttempt<T: Sendable, E: Error>: Sendable {
+    weak var future: Future<T, E>?
+
+    init(_ future: Future<T, E>) {
+        self.future = future
     }
 }

@@ -16,7 +16,9 @@ extension Future {
     ///   ``timeout(after:clock:failingWith:)``.
     ///
     /// The failure is delivered from a task sleeping on `clock` (default `ContinuousClock()`).
-    /// A cancellation request on the returned future is passed on to this future.
+    /// `duration` is clamped to 0…10⁹ s (about 31 years), so `.seconds(Int64.max)` means "no
+    /// deadline in practice" instead of overflowing the clock. A cancellation request on the returned
+    /// future is passed on to this future.
     public func timeout(
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock()
@@ -30,7 +32,7 @@ extension Future {
     /// Behaves as ``timeout(after:clock:)->Future<T,TimeoutError<E>>``, but keeps the failure type
     /// `E`: use it when `E` has a case that means "timed out"
     /// (`future.timeout(after: .seconds(5), failingWith: .timedOut)`). When the deadline passes first,
-    /// cancellation of this future is requested.
+    /// cancellation of this future is requested. `duration` is clamped to 0…10⁹ s (about 31 years).
     public func timeout(
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock(),
@@ -51,7 +53,7 @@ extension Future {
             return Future<T, E1>(result: result.mapError(transform))
         }
         let limited = Future<T, E1>()
-        let deadline = clock.now.advanced(by: duration)
+        let deadline = timerDeadline(after: duration, on: clock)
         // The timer holds this future weakly: it only needs it to ask it to stop.
         let timer = runAt(deadline, on: clock) { [weak self] in
             if limited.complete(.failure(timedOut)) {
@@ -75,7 +77,8 @@ extension Future where E == any Error {
     /// The untyped form of ``Future/timeout(after:clock:)->Future<T,TimeoutError<E>>``: the failure
     /// type stays `any Error`. When the deadline passes first, cancellation of this future is requested so the work can stop; when
     /// this future completes first, the timer is stopped. The failure is delivered from a task
-    /// sleeping on `clock` (default `ContinuousClock()`).
+    /// sleeping on `clock` (default `ContinuousClock()`). `duration` is clamped to 0…10⁹ s (about 31
+    /// years).
     public func timeout(
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock()

@@ -10,12 +10,13 @@ public struct RetryBackoff: Sendable {
     private let delayBeforeRetry: @Sendable (Int) -> Duration
 
     /// A back-off computed by `delay` from the retry's number (1 before the second attempt, 2 before
-    /// the third, …). Negative results count as zero.
+    /// the third, …). Negative results count as zero; results above 10⁹ s (about 31 years) count as
+    /// 10⁹ s.
     public static func custom(_ delay: @escaping @Sendable (_ retry: Int) -> Duration) -> RetryBackoff {
         RetryBackoff(delayBeforeRetry: delay)
     }
 
-    /// The same wait before every retry.
+    /// The same wait before every retry (clamped to 0…10⁹ s, about 31 years).
     public static func constant(_ delay: Duration) -> RetryBackoff {
         RetryBackoff(delayBeforeRetry: { _ in delay })
     }
@@ -32,7 +33,7 @@ public struct RetryBackoff: Sendable {
         maximum: Duration? = nil
     ) -> RetryBackoff {
         RetryBackoff(delayBeforeRetry: { retry in
-            let ceiling = Swift.min(maximum ?? longestWait, longestWait)
+            let ceiling = Swift.min(maximum ?? .longestTimerWait, .longestTimerWait)
             let factor = multiplier.isFinite ? Swift.max(multiplier, 0) : 1
             var delay = Swift.min(initial, ceiling)
             for _ in 1..<Swift.max(retry, 1) {
@@ -43,11 +44,12 @@ public struct RetryBackoff: Sendable {
         })
     }
 
-    /// The longest wait ``exponential(initial:multiplier:maximum:)`` grows to (10⁹ s, about 31 years).
-    private static let longestWait = Duration.seconds(1_000_000_000)
-
-    /// The wait before retry number `retry` (1 before the second attempt); never negative.
+    /// The wait before retry number `retry` (1 before the second attempt).
+    ///
+    /// Never negative and never above 10⁹ s (about 31 years): every back-off is clamped to that range,
+    /// as every timer of the library is, so that a huge duration (`.seconds(Int64.max)`) waits "for
+    /// ever" instead of overflowing the clock's sleep.
     public func delay(beforeRetry retry: Int) -> Duration {
-        max(delayBeforeRetry(retry), .zero)
+        delayBeforeRetry(retry).clampedForTimer
     }
 }
