@@ -33,164 +33,166 @@ private func downDeferred(_ n: Int) -> Deferred<Int, Never> {
     n == 0 ? .unit(0) : Deferred.unit(n).flatMap { downDeferred($0 - 1) }
 }
 
-/// G5. Stack-safe at any depth: a million steps in bounded stack in a Swift `Task`, on a Dispatch queue and on
-/// a plain thread; dropping a pending chain of any length frees it without recursion.
-@Suite("G5 Stack-safe at any depth")
-struct G5StackSafetyTests {
-    static let million = 1_000_000
+extension Guarantees {
+    /// G5. Stack-safe at any depth: a million steps in bounded stack in a Swift `Task`, on a Dispatch queue and on
+    /// a plain thread; dropping a pending chain of any length frees it without recursion.
+    @Suite("G5 Stack-safe at any depth")
+    struct G5StackSafetyTests {
+        static let million = 1_000_000
 
-    @Test(arguments: GRunner.allCases)
-    func theIssuesFlatMapRecursionReturnsZeroSynchronously(_ runner: GRunner) async {
-        let result = await runner.run { down(Self.million).result }
-        #expect(result == .success(0))
-    }
-
-    @Test(arguments: GRunner.allCases)
-    func aRecoverWithRecursionOverFailedFuturesReturnsSynchronously(_ runner: GRunner) async {
-        let result = await runner.run { downRecovering(Self.million).result }
-        #expect(result == .success(0))
-    }
-
-    @Test(arguments: GRunner.allCases)
-    func aMillionMapsOnAPendingRootCompleteWhenItCompletes(_ runner: GRunner) async {
-        let result = await runner.run { () -> Result<Int, Never>? in
-            let promise = Promise<Int, Never>()
-            var last = promise.future
-            for _ in 0..<Self.million { last = last.map(immediateExecutionContext) { $0 + 1 } }
-            promise.success(0)
-            return last.result
+        @Test(arguments: GRunner.allCases)
+        func theIssuesFlatMapRecursionReturnsZeroSynchronously(_ runner: GRunner) async {
+            let result = await runner.run { down(Self.million).result }
+            #expect(result == .success(0))
         }
-        #expect(result == .success(Self.million))
-    }
 
-    @Test(arguments: GRunner.allCases)
-    func aMillionLinkPendingChainDroppedWithoutCompletingIsFreed(_ runner: GRunner) async {
-        let freed = await runner.run { () -> Bool in
-            weak var weakLast: Future<Int, Never>?
-            do {
-                let root = Future<Int, Never>()
-                var last = root
+        @Test(arguments: GRunner.allCases)
+        func aRecoverWithRecursionOverFailedFuturesReturnsSynchronously(_ runner: GRunner) async {
+            let result = await runner.run { downRecovering(Self.million).result }
+            #expect(result == .success(0))
+        }
+
+        @Test(arguments: GRunner.allCases)
+        func aMillionMapsOnAPendingRootCompleteWhenItCompletes(_ runner: GRunner) async {
+            let result = await runner.run { () -> Result<Int, Never>? in
+                let promise = Promise<Int, Never>()
+                var last = promise.future
                 for _ in 0..<Self.million { last = last.map(immediateExecutionContext) { $0 + 1 } }
-                weakLast = last
+                promise.success(0)
+                return last.result
             }
-            // Dropping the root released a million nested futures: no recursion, no crash.
-            return weakLast == nil
+            #expect(result == .success(Self.million))
         }
-        #expect(freed)
-    }
 
-    @Test(arguments: GRunner.allCases)
-    func cancellationOnTheLastOfAMillionPendingMapsReachesTheProducer(_ runner: GRunner) async {
-        let outcome = await runner.run { () -> (asked: Int, completed: Bool) in
-            let promise = Promise<Int, any Error>()
-            let asked = GCounter()
-            promise.onCancellationRequested {
-                asked.increment()
-                promise.failure(FuturesError.cancelled)
+        @Test(arguments: GRunner.allCases)
+        func aMillionLinkPendingChainDroppedWithoutCompletingIsFreed(_ runner: GRunner) async {
+            let freed = await runner.run { () -> Bool in
+                weak var weakLast: Future<Int, Never>?
+                do {
+                    let root = Future<Int, Never>()
+                    var last = root
+                    for _ in 0..<Self.million { last = last.map(immediateExecutionContext) { $0 + 1 } }
+                    weakLast = last
+                }
+                // Dropping the root released a million nested futures: no recursion, no crash.
+                return weakLast == nil
             }
-            var last = promise.future
-            for _ in 0..<Self.million { last = last.map(immediateExecutionContext) { $0 + 1 } }
-            last.requestCancellation()
-            return (asked.value, last.isCompleted)
+            #expect(freed)
         }
-        #expect(outcome.asked == 1)
-        #expect(outcome.completed)
-    }
 
-    @Test(arguments: GRunner.allCases)
-    func aMillionImmediateContinuationsOnAPendingTaskComplete(_ runner: GRunner) async {
-        let result = await runner.run { () -> Int? in
-            let source = BFTaskCompletionSource<Int>()
-            var last = source.task
-            for _ in 0..<Self.million {
-                last = last.continueWith(executor: .immediate) { (task: BFTask<Int>) -> Int in task.result! + 1 }
+        @Test(arguments: GRunner.allCases)
+        func cancellationOnTheLastOfAMillionPendingMapsReachesTheProducer(_ runner: GRunner) async {
+            let outcome = await runner.run { () -> (asked: Int, completed: Bool) in
+                let promise = Promise<Int, any Error>()
+                let asked = GCounter()
+                promise.onCancellationRequested {
+                    asked.increment()
+                    promise.failure(FuturesError.cancelled)
+                }
+                var last = promise.future
+                for _ in 0..<Self.million { last = last.map(immediateExecutionContext) { $0 + 1 } }
+                last.requestCancellation()
+                return (asked.value, last.isCompleted)
             }
-            source.set(result: 0)
-            return last.result
+            #expect(outcome.asked == 1)
+            #expect(outcome.completed)
         }
-        #expect(result == Self.million)
-    }
 
-    @Test(arguments: GRunner.allCases)
-    func aMillionStepContinuationRecursionReturnsSynchronously(_ runner: GRunner) async {
-        let result = await runner.run { downTask(Self.million).result }
-        #expect(result == 0)
-    }
-
-    @Test(arguments: GRunner.allCases)
-    func aMillionDeferredStepsRun(_ runner: GRunner) async {
-        let result = await runner.run { () -> Result<Int, Never>? in
-            var deferred = Deferred<Int, Never>.unit(0)
-            for _ in 0..<Self.million { deferred = deferred.map { $0 + 1 } }
-            return deferred.run().result
+        @Test(arguments: GRunner.allCases)
+        func aMillionImmediateContinuationsOnAPendingTaskComplete(_ runner: GRunner) async {
+            let result = await runner.run { () -> Int? in
+                let source = BFTaskCompletionSource<Int>()
+                var last = source.task
+                for _ in 0..<Self.million {
+                    last = last.continueWith(executor: .immediate) { (task: BFTask<Int>) -> Int in task.result! + 1 }
+                }
+                source.set(result: 0)
+                return last.result
+            }
+            #expect(result == Self.million)
         }
-        #expect(result == .success(Self.million))
-    }
 
-    @Test(arguments: GRunner.allCases)
-    func aMillionStepDeferredRecursionRuns(_ runner: GRunner) async {
-        let result = await runner.run { downDeferred(Self.million).run().result }
-        #expect(result == .success(0))
-    }
-
-    @Test(arguments: GRunner.allCases)
-    func aMillionDeferredStepsOverAPendingTrunkCompleteLater(_ runner: GRunner) async {
-        let result = await runner.run { () -> Result<Int, Never>? in
-            let completers = LockedBox<[@Sendable (Result<Int, Never>) -> Void]>([])
-            var deferred = Deferred<Int, Never> { complete in completers.withValue { $0.append(complete) } }
-            for _ in 0..<Self.million { deferred = deferred.map { $0 + 1 } }
-            let started = deferred.run()
-            for complete in completers.value { complete(.success(0)) }
-            return started.result
+        @Test(arguments: GRunner.allCases)
+        func aMillionStepContinuationRecursionReturnsSynchronously(_ runner: GRunner) async {
+            let result = await runner.run { downTask(Self.million).result }
+            #expect(result == 0)
         }
-        #expect(result == .success(Self.million))
-    }
 
-    /// Streams: each link is a stream with its own subscription and history, ~10× a future's cost, so the
-    /// chain is 100,000 links (about as long as a million future links take); still 2,000× the trampoline's
-    /// frame budget, so an unbounded recursion would overflow any thread's stack.
-    @Test(arguments: GRunner.allCases)
-    func aLongChainOfImmediateStreamMapsDeliversInBoundedStack(_ runner: GRunner) async {
-        let links = 100_000
-        let delivered = await runner.run { () -> [Int] in
-            let promise = StreamPromise<Int>()
-            var last = promise.stream
-            for _ in 0..<links { last = last.map(context: immediateExecutionContext) { $0 + 1 } }
-            let seen = GLog<Int>()
-            last.onSuccess(context: immediateExecutionContext) { seen.append($0) }
-            promise.success(0)
-            promise.success(1)
-            promise.finish()
-            return seen.values
+        @Test(arguments: GRunner.allCases)
+        func aMillionDeferredStepsRun(_ runner: GRunner) async {
+            let result = await runner.run { () -> Result<Int, Never>? in
+                var deferred = Deferred<Int, Never>.unit(0)
+                for _ in 0..<Self.million { deferred = deferred.map { $0 + 1 } }
+                return deferred.run().result
+            }
+            #expect(result == .success(Self.million))
         }
-        #expect(delivered == [links, links + 1])
-    }
 
-    @Test(arguments: GRunner.allCases)
-    func aLongPendingStreamChainDroppedIsFreed(_ runner: GRunner) async {
-        let links = 100_000
-        let freed = await runner.run { () -> Bool in
-            weak var weakLast: FutureStream<Int>?
-            do {
+        @Test(arguments: GRunner.allCases)
+        func aMillionStepDeferredRecursionRuns(_ runner: GRunner) async {
+            let result = await runner.run { downDeferred(Self.million).run().result }
+            #expect(result == .success(0))
+        }
+
+        @Test(arguments: GRunner.allCases)
+        func aMillionDeferredStepsOverAPendingTrunkCompleteLater(_ runner: GRunner) async {
+            let result = await runner.run { () -> Result<Int, Never>? in
+                let completers = LockedBox<[@Sendable (Result<Int, Never>) -> Void]>([])
+                var deferred = Deferred<Int, Never> { complete in completers.withValue { $0.append(complete) } }
+                for _ in 0..<Self.million { deferred = deferred.map { $0 + 1 } }
+                let started = deferred.run()
+                for complete in completers.value { complete(.success(0)) }
+                return started.result
+            }
+            #expect(result == .success(Self.million))
+        }
+
+        /// Streams: each link is a stream with its own subscription and history, ~10× a future's cost, so the
+        /// chain is 100,000 links (about as long as a million future links take); still 2,000× the trampoline's
+        /// frame budget, so an unbounded recursion would overflow any thread's stack.
+        @Test(arguments: GRunner.allCases)
+        func aLongChainOfImmediateStreamMapsDeliversInBoundedStack(_ runner: GRunner) async {
+            let links = 100_000
+            let delivered = await runner.run { () -> [Int] in
                 let promise = StreamPromise<Int>()
                 var last = promise.stream
                 for _ in 0..<links { last = last.map(context: immediateExecutionContext) { $0 + 1 } }
-                weakLast = last
+                let seen = GLog<Int>()
+                last.onSuccess(context: immediateExecutionContext) { seen.append($0) }
+                promise.success(0)
+                promise.success(1)
+                promise.finish()
+                return seen.values
             }
-            return weakLast == nil
+            #expect(delivered == [links, links + 1])
         }
-        #expect(freed)
-    }
 
-    @Test(arguments: GRunner.allCases)
-    func aMillionZipsOfCompletedFuturesComplete(_ runner: GRunner) async {
-        let result = await runner.run { () -> Int? in
-            var last = Future<Int, Never>(value: 0)
-            for _ in 0..<Self.million {
-                last = last.zip(Future(value: 1)).map(immediateExecutionContext) { $0 + $1 }
+        @Test(arguments: GRunner.allCases)
+        func aLongPendingStreamChainDroppedIsFreed(_ runner: GRunner) async {
+            let links = 100_000
+            let freed = await runner.run { () -> Bool in
+                weak var weakLast: FutureStream<Int>?
+                do {
+                    let promise = StreamPromise<Int>()
+                    var last = promise.stream
+                    for _ in 0..<links { last = last.map(context: immediateExecutionContext) { $0 + 1 } }
+                    weakLast = last
+                }
+                return weakLast == nil
             }
-            return last.value
+            #expect(freed)
         }
-        #expect(result == Self.million)
+
+        @Test(arguments: GRunner.allCases)
+        func aMillionZipsOfCompletedFuturesComplete(_ runner: GRunner) async {
+            let result = await runner.run { () -> Int? in
+                var last = Future<Int, Never>(value: 0)
+                for _ in 0..<Self.million {
+                    last = last.zip(Future(value: 1)).map(immediateExecutionContext) { $0 + $1 }
+                }
+                return last.value
+            }
+            #expect(result == Self.million)
+        }
     }
 }

@@ -312,3 +312,6 @@ func gDiagnosing<R>(_ body: () throws -> R) rethrows -> (R, [FuturesDiagnostic])
     let value = try FuturesDiagnostics.withHandler({ log.append($0) }, operation: body)
     return (value, log.values)
 }
+
+/// The suites of GUARANTEES.md, one per clause (`swift test --filter Guarantees`).
+@Suite("Guarantees") enum Guarantees {}
