@@ -159,8 +159,17 @@ final class GSubject: Sendable {
             let promise = StreamPromise<Int>()
             let stream = completedAtStart ? FutureStream(value: value) : promise.stream
             register = { context, body in stream.onComplete(context: context, completion: body) }
+            let completed = LockedBox(completedAtStart)
             completeOnce = {
-                if promise.tryComplete(.success(value)) { promise.finish() }
+                // One value then the end, once: a stream would accept a second value.
+                let first = completed.withValue { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first {
+                    promise.success(value)
+                    promise.finish()
+                }
             }
             completeAgain = { _ in nil }
             cell = nil
