@@ -245,14 +245,14 @@ extension BFTask {
     /// Registers `body` to run on `executor` once this task completes, unless `token` was cancelled by
     /// then (the new task is then cancelled). `body` completes the new task's cell.
     ///
-    /// As in Bolts, continuations are independent: each is handed to its executor as soon as the task
-    /// completes (in registration order), so one waiting on a busy executor never holds back another.
-    /// (A `Future`'s callbacks instead take turns; here the turn only covers the hand-off.)
-    ///
-    /// Stack safety: `body` (user code) always runs on the thread's trampoline
-    /// (`Trampoline.run`), whatever the executor: inline for ``BFExecutor/immediate``, inside the task
-    /// the executor runs otherwise. So a million continuations chained (or recursing) on the immediate
-    /// or default executor nest a bounded number of frames.
+    /// A continuation is a callback of the core cell on the executor's context, so it has the cell's
+    /// guarantees (GUARANTEES.md): as in Bolts, continuations are independent — each is handed to its
+    /// executor as soon as the task completes, and one waiting on a busy executor never holds back
+    /// another; those on one serial executor run in registration order; an executor that runs a task twice
+    /// runs the continuation once (reported); `body` runs through the trampoline (inline for
+    /// ``BFExecutor/immediate``, inside the executor's task otherwise), so a million chained or recursing
+    /// continuations nest a bounded number of frames; and a cancellation request on the new task travels
+    /// to this one, as one of its consumers.
     ///
     /// Memory: the callback stored in this task's cell does not capture the cell (it holds it weakly
     /// and receives it back when it runs), so a pending task that is abandoned releases its
@@ -263,23 +263,16 @@ extension BFTask {
         _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
     ) -> BFTask<U> {
         let next = Future<U, any Error>()
-        let context = executor.context
-        future.whenComplete(immediateExecutionContext) { [weak source = future] result in
-            // The source is alive while its callback runs; the fallback only guards the invariant.
+        future.whenComplete(executor.context) { [weak source = future] result in
+            // The source may be gone when an executor runs the continuation later: the result is enough.
             let task = BFTask(future: source ?? Future(result: result))
-            let run: @Sendable () -> Void = {
-                if token?.isCancellationRequested == true {
-                    next.complete(.failure(FuturesError.cancelled))
-                } else {
-                    body(next, task)
-                }
-            }
-            if context.isImmediate {
-                Trampoline.run(run, orQueue: run)
+            if token?.isCancellationRequested == true {
+                next.complete(.failure(FuturesError.cancelled))
             } else {
-                context.execute { Trampoline.run(run, orQueue: run) }
+                body(next, task)
             }
         }
+        next.forwardsCancellation(to: future)
         return BFTask<U>(future: next)
     }
 }
