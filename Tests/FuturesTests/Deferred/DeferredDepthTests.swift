@@ -28,7 +28,7 @@ private func downTrunk(_ n: Int) -> Deferred<Int, Never> {
 
 @Suite("Deferred: a million steps in bounded stack", .serialized, .timeLimit(.minutes(5)))
 struct DeferredDepthTests {
-    static let depth = 1_000_000
+    static let depth = testDepth
 
     @Test(arguments: StackKind.allCases)
     func aMillionFlatMapsRun(on stack: StackKind) async {

@@ -38,12 +38,12 @@ extension Guarantees {
     /// a plain thread; dropping a pending chain of any length frees it without recursion.
     @Suite("G5 Stack-safe at any depth")
     struct G5StackSafetyTests {
-        static let million = 1_000_000
+        static let million = testDepth
         /// The depth of the other faces' equivalents. The issue's snippets above run at a million steps; the
         /// equivalents run at 100,000 to keep the suite's time reasonable in debug builds (a million steps
         /// through a face costs 3–5 s per runner there). 100,000 is still 2,000× the trampoline's frame budget
         /// (48), so an unbounded recursion would overflow any thread's stack all the same.
-        static let deep = 100_000
+        static let deep = min(100_000, testDepth)
 
         @Test(arguments: GRunner.allCases)
         func theIssuesFlatMapRecursionReturnsZeroSynchronously(_ runner: GRunner) async {

@@ -247,31 +247,8 @@ func gEntries<T, E>(_ future: Future<T, E>) -> (live: Int, stored: Int) {
 
 // MARK: - Running on a given kind of thread, with a deadline
 
-/// The three kinds of thread the stack-safety clause names.
-enum GRunner: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case swiftTask
-    case dispatchQueue
-    case plainThread
-
-    var testDescription: String { rawValue }
-
-    /// Runs `body` on this kind of thread and returns what it returns.
-    func run<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
-        switch self {
-        case .swiftTask:
-            return await Task.detached { body() }.value
-        case .dispatchQueue:
-            return await withCheckedContinuation { continuation in
-                DispatchQueue(label: "guarantees.runner").async { continuation.resume(returning: body()) }
-            }
-        case .plainThread:
-            return await withCheckedContinuation { continuation in
-                // Default stack size on purpose: the clause is about ordinary threads.
-                Thread { continuation.resume(returning: body()) }.start()
-            }
-        }
-    }
-}
+/// The three kinds of thread the stack-safety clause names (the suite's shared runner).
+typealias GRunner = StackKind
 
 /// Runs `body` on a fresh thread and waits for it at most `seconds`; records an issue (instead of hanging the
 /// suite) if it does not return in time. Returns whether it finished.

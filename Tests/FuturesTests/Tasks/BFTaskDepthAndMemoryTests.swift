@@ -12,7 +12,7 @@ private func down(_ n: Int, on executor: BFExecutor) -> BFTask<Int> {
 
 @Suite("BFTask: a million continuations in bounded stack", .serialized, .timeLimit(.minutes(5)))
 struct BFTaskDepthTests {
-    static let depth = 1_000_000
+    static let depth = testDepth
 
     @Test(arguments: StackKind.allCases)
     func aMillionImmediateContinuationsOverCompletedTasks(on stack: StackKind) async {

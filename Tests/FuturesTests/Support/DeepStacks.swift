@@ -1,0 +1,67 @@
+import Dispatch
+import Foundation
+import Testing
+
+/// How many steps the depth tests take: 1,000,000 (GUARANTEES.md G5), unless `FUTURES_TEST_DEPTH` says
+/// otherwise. CI's sanitizer runs set it lower: stack safety is proven by the plain run, and a sanitized
+/// million-step chain would take most of CI's time without checking anything more.
+let testDepth: Int = ProcessInfo.processInfo.environment["FUTURES_TEST_DEPTH"].flatMap(Int.init) ?? 1_000_000
+
+/// The kinds of thread a depth test runs on: each has its own stack size and its own trampoline.
+enum StackKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// A Swift `Task` (the cooperative pool).
+    case swiftTask
+    /// A block on a dispatch queue.
+    case dispatchQueue
+    /// A plain `Thread` with the default stack size (the clause is about ordinary threads).
+    case plainThread
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` on a fresh stack of this kind and returns its result.
+    ///
+    /// Deep runs take turns through ``DepthGate`` (waiting without blocking a thread): on a 2-core machine
+    /// the cooperative pool has two threads, and two million-step runs holding both would starve every
+    /// other async test.
+    func run<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
+        await DepthGate.shared.acquire()
+        let result: R
+        switch self {
+        case .swiftTask:
+            result = await Task.detached { body() }.value
+        case .dispatchQueue:
+            result = await withCheckedContinuation { continuation in
+                DispatchQueue(label: "futures.tests.deep").async { continuation.resume(returning: body()) }
+            }
+        case .plainThread:
+            result = await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: body()) }.start()
+            }
+        }
+        await DepthGate.shared.release()
+        return result
+    }
+}
+
+/// Lets one deep run at a time hold a thread; the others wait without blocking one.
+actor DepthGate {
+    static let shared = DepthGate()
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
