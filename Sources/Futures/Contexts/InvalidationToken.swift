@@ -37,10 +37,13 @@ extension InvalidationTokenType {
     /// With an ``InvalidationToken``, a callback or stream subscription registered through this
     /// context is also handed to the token, and ``InvalidationToken/invalidate()`` removes it from the
     /// pending future or the stream and releases it (and what it captured) at once. The context holds
-    /// the token; the registrations do not (a token that no longer exists can never be invalidated).
+    /// the token; a registration holds only the token's invalid flag, never the token.
     public func validContext(_ parent: ExecutionContext) -> ExecutionContext {
         if let token = self as? InvalidationToken {
-            return parent.gated(by: { [weak token] in !(token?.isInvalid ?? false) }, tracker: token)
+            // The gate holds the token's flag, not the token: a registration the token keeps never
+            // keeps the token alive, and a token dropped after `invalidate()` stays invalid.
+            let flag = token.flag
+            return parent.gated(by: { !flag.isSet }, tracker: token)
         }
         return parent.gated { [self] in !self.isInvalid }
     }
@@ -85,7 +88,8 @@ extension InvalidationTokenType {
 /// skipped this way (`map`, `flatMap`, …) still leaves its returned future pending, as documented on
 /// ``InvalidationTokenType/validContext``.
 public final class InvalidationToken: ManualInvalidationTokenType {
-    private let invalid = Atomic<Bool>(false)
+    /// Set by ``invalidate()``; shared with the gates of ``validContext``.
+    let flag = InvalidationFlag()
     /// Guards `registrations` and `sweepAt`. Never held while user code runs or a registration is released.
     private let lock = SpinLock()
     // Only read and written between `lock.lock()` and `lock.unlock()`, so never concurrently; the values
@@ -102,7 +106,7 @@ public final class InvalidationToken: ManualInvalidationTokenType {
 
     /// Whether ``invalidate()`` has been called.
     public var isInvalid: Bool {
-        invalid.load(ordering: .acquiring)
+        flag.isSet
     }
 
     /// Invalidates the token: callbacks guarded by it that have not started yet will not run, and
@@ -111,7 +115,7 @@ public final class InvalidationToken: ManualInvalidationTokenType {
     /// Every callback and stream subscription registered through ``validContext`` that has not run
     /// yet is removed and released (with its captures) before this method returns, on this thread.
     public func invalidate() {
-        guard !invalid.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard flag.set() else { return }
         lock.lock()
         var taken = registrations
         registrations = [:]
@@ -193,4 +197,17 @@ public final class InvalidationToken: ManualInvalidationTokenType {
 /// A weak reference to a token, for ``InvalidationToken/forgetting(in:)``.
 private struct WeakInvalidationToken: Sendable {
     weak var token: InvalidationToken?
+}
+
+/// Whether an ``InvalidationToken`` was invalidated: a separate object, so that the gates of its
+/// contexts can hold it without holding the token.
+final class InvalidationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    /// Sets the flag; `true` for the first call only.
+    func set() -> Bool {
+        !value.exchange(true, ordering: .acquiringAndReleasing)
+    }
 }
