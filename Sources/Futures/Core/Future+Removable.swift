@@ -58,7 +58,8 @@ extension Future {
         } else {
             gated = body
         }
-        let callback = CancellableCallback(body: gated, onCancel: onCancel, settled: InvalidationToken.forgetting(in: trackers))
+        let callback = CancellableCallback(
+            body: gated, onCancel: onCancel, settled: InvalidationToken.forgetting(in: trackers))
         if !cancelToken.isUnused { cancelToken.register(callback, on: self) }
         for tracker in trackers where !tracker.track(callback) {
             // Already invalid: nothing is stored, the body is released now.

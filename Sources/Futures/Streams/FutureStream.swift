@@ -56,9 +56,9 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// derived streams, which hold theirs, and so on. The release goes through the per-thread
     /// trampoline, so dropping a chain of any length uses bounded stack.
     deinit {
-        let (slots, history) = state.takeAll()
-        if slots.isEmpty && history.isEmpty { return }
-        let box = ReleaseBox((slots, history))
+        if state.slots.isEmpty && state.history.isEmpty { return }
+        // Moved straight into the box (no local copy may outlive the trampoline frame).
+        let box = ReleaseBox(state.takeAll())
         Trampoline.run({ box.release() }, orQueue: { box.release() })
     }
 
