@@ -13,11 +13,20 @@ extension Future {
         _ context: ExecutionContext,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) -> RemovableEntry<T, E>? {
-        let entry: RemovableEntry<T, E>
-        if context.isImmediate {
-            entry = RemovableEntry(.wakeUp { result in Trampoline.run({ body(result) }, orQueue: { body(result) }) })
+        // A gated context is unwrapped: the gate is checked on the underlying context when the task
+        // runs there, and an immediate one still goes through the trampoline.
+        let (base, isOpen) = context.ungated
+        let run: @Sendable (Result<T, E>) -> Void
+        if let isOpen {
+            run = { result in if isOpen() { body(result) } }
         } else {
-            entry = RemovableEntry(.wakeUp { result in context.execute { body(result) } })
+            run = body
+        }
+        let entry: RemovableEntry<T, E>
+        if base.isImmediate {
+            entry = RemovableEntry(.wakeUp { result in Trampoline.run({ run(result) }, orQueue: { run(result) }) })
+        } else {
+            entry = RemovableEntry(.wakeUp { result in base.execute { run(result) } })
         }
         return addRemovable(entry) ? entry : nil
     }

@@ -27,7 +27,10 @@
 /// The stream retains at most `capacity` results, however many pass through. A subscriber's
 /// delivery queue holds only the results handed to it that its context has not run yet. A
 /// cancelled subscriber (``cancel(_:)``, a `for await` loop left with `break`, a cancelled task)
-/// is removed and released at once.
+/// is removed and released at once. So is a subscriber registered through an
+/// ``InvalidationToken``'s ``InvalidationTokenType/validContext(_:)`` when the token is invalidated
+/// (or when its drainer finds the gate closed): it gets no `.end`, and nothing of it stays behind.
+/// Dropping a long chain of derived streams releases them iteratively (bounded stack).
 public final class FutureStream<T: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because the only mutable state, `state`, is read and written only
     // between `lock.lock()` and `lock.unlock()`; handlers are `@Sendable` and run outside the lock.

@@ -15,7 +15,10 @@ enum StreamEvent<T: Sendable>: Sendable {
 ///     │                                idle immediate subscriber's: it is handed the result
 ///     │                                directly and marked draining)
 ///     └──finish────▶ ended            (every mailbox gets `.end`; publish is refused)
-///   subscribe: mailbox = replay of history (+ `.end` if ended)
+///   subscribe (open): the slot owes the replay `replayNext..<replayEnd` (sequence numbers of the
+///     history), copied by its drainer under the lock at most `replayBatch` results at a time; a
+///     result evicted while still owed is kept in the slot's `evictedReplay`
+///   subscribe (ended): not added; the caller delivers a snapshot of the history, then `.end`
 ///   a mailbox is drained by one drainer at a time (`isDraining`), in order; a direct hand-over
 ///   counts as that drainer's turn, so what is published meanwhile waits in the mailbox behind it
 /// ```
@@ -24,6 +27,9 @@ enum StreamEvent<T: Sendable>: Sendable {
 /// - A subscriber's mailbox holds only what it has not been handed yet; a subscriber that received
 ///   `.end`, or unsubscribed, is removed with its mailbox and handler.
 /// - The history never exceeds `capacity` results.
+/// - Nothing of the user's is released, and nothing is copied in proportion to the history, under
+///   the lock: events that remove something (`unsubscribe`, a last batch, an eviction) hand it to the
+///   caller, which releases it after unlocking.
 ///
 /// ``FutureStream`` holds this struct under its lock, calls one event, and performs the returned action
 /// (starting drainers) after unlocking.
