@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Test-only: `TestClock` lets the time-based tests advance virtual time instead of sleeping.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.6"),
+        // Test-only: property-based tests (`propertyCheck`, generators) for the laws and the contract.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -48,7 +50,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FuturesTests",
-            dependencies: ["Futures", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                "Futures",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -52,6 +52,19 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Soak: 10,000,000 operations from 4 threads, memory must stay flat (BENCHMARKS.md, "Soak"). Its own
+        // target, so that neither the allocation gate nor `run.sh` runs it.
+        .executableTarget(
+            name: "FuturesSoak",
+            dependencies: [
+                "FuturesWorkloads",
+                .product(name: "Futures", package: "swift-futures"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FuturesSoak",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // A plain driver for profilers (callgrind, perf), without the harness: see its main.swift. It lives
         // outside `Benchmarks/`, where the benchmark plugin would take it for a benchmark target.
         .executableTarget(

@@ -15,7 +15,8 @@ extension Sequence {
     /// Waits for every future (see `sequence()`), then runs `p` on `context` over the values in list
     /// order, stopping at the first match. Fails with ``BrightFuturesError/noSuchElement`` when no value
     /// matches, and with ``BrightFuturesError/external(_:)`` wrapping the first failure in list order
-    /// when a future fails (then `p` does not run). Cancellation requests are not forwarded.
+    /// when a future fails (then `p` does not run). A cancellation request on the
+    /// result is forwarded to every input still pending, as one of its consumers.
     public func find<T, E>(
         _ context: ExecutionContext,
         p: @escaping @Sendable (T) -> Bool

@@ -2,7 +2,8 @@ extension Sequence {
     /// A future with the result of whichever future of the sequence completes first, success or failure.
     ///
     /// Among futures that are already completed, the first in list order wins. No closure of yours runs.
-    /// The losers are left alone (not cancelled: they may be shared). An empty sequence gives a future
+    /// The losers are left alone (not cancelled: they may be shared). A cancellation request on the
+    /// returned future is forwarded to every input still pending, as one of its consumers. An empty sequence gives a future
     /// that never completes, as in BrightFutures.
     public func firstCompleted<T, E>() -> Future<T, E> where Element == Future<T, E> {
         let winner = Future<T, E>()
@@ -12,6 +13,7 @@ extension Sequence {
                 break
             }
             input.whenComplete(immediateExecutionContext) { result in winner.complete(result) }
+            winner.forwardsCancellation(to: input)
         }
         return winner
     }

@@ -21,7 +21,8 @@ extension Sequence {
     /// `f` runs on `context`, for the values in list order, one call after the other, once every future
     /// has succeeded. If a future fails, the returned future fails with the first failure in list order
     /// (see `sequence()`) and `f` does not run. O(n) in the number of futures (plus what `f` costs).
-    /// Cancellation requests are not forwarded.
+    /// A cancellation request on the
+    /// result is forwarded to every input still pending, as one of its consumers.
     public func fold<T, E, R>(
         _ context: ExecutionContext,
         zero: R,

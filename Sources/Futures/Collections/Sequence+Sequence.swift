@@ -5,7 +5,8 @@ extension Sequence {
     /// error of the first failed future **in list order**, as soon as every future before that one has
     /// succeeded (a failure behind a still pending future waits for it). An empty sequence gives `[]` at
     /// once. No closure of yours runs; the result is built on the thread that completes the deciding
-    /// future. O(n) time and memory, stack-safe for any length. Cancellation requests are not forwarded.
+    /// future. O(n) time and memory, stack-safe for any length. A cancellation request on the
+    /// result is forwarded to every input still pending, as one of its consumers.
     ///
     /// ```swift
     /// [fibonacciFuture(1), fibonacciFuture(2), fibonacciFuture(3)].sequence().onSuccess { numbers in

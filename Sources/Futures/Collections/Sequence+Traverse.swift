@@ -6,7 +6,8 @@ extension Sequence {
     /// `f` runs right away, on the calling thread, once per element, before `traverse` returns. The
     /// returned future succeeds with the values in element order, delivered through `context` (a global
     /// queue if omitted, as in BrightFutures), or fails with the first failure in element order, as
-    /// `sequence()` does. O(n), stack-safe for any length. Cancellation requests are not forwarded.
+    /// `sequence()` does. O(n), stack-safe for any length. A cancellation request on the
+    /// result is forwarded to every input still pending, as one of its consumers.
     ///
     /// ```swift
     /// (1...10).traverse { i in fibonacciFuture(i) }.onSuccess { numbers in

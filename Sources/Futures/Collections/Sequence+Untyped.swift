@@ -50,49 +50,7 @@ extension Sequence {
 }
 
 /// Collects the values of `futures` in list order; fails with the first failure in list order, as soon
-/// as every earlier future has succeeded. Each completion does amortised O(1) work.
+/// as every earlier future has succeeded: the library's one gatherer, ``SequenceCollector``.
 func untypedCollect<T>(_ futures: [Future<T, any Error>]) -> Future<[T], any Error> {
-    if futures.isEmpty { return Future(value: []) }
-    let collected = Future<[T], any Error>()
-    let progress = LockedBox(CollectProgress<T>(count: futures.count))
-    for (index, future) in futures.enumerated() {
-        future.whenComplete(immediateExecutionContext) { result in
-            let outcome = progress.withValue { $0.record(result, at: index) }
-            if let outcome { collected.complete(outcome) }
-        }
-    }
-    return collected
-}
-
-/// The results seen so far, and how long a prefix of the list has completed.
-struct CollectProgress<T: Sendable>: Sendable {
-    var results: [Result<T, any Error>?]
-    var prefix = 0
-    var isDone = false
-
-    init(count: Int) {
-        results = Array(repeating: nil, count: count)
-    }
-
-    /// Stores a result; returns the final outcome once it is known (only once).
-    mutating func record(_ result: Result<T, any Error>, at index: Int) -> Result<[T], any Error>? {
-        guard !isDone else { return nil }
-        results[index] = result
-        while prefix < results.count, let next = results[prefix] {
-            if case .failure(let error) = next {
-                isDone = true
-                results = []
-                return .failure(error)
-            }
-            prefix += 1
-        }
-        guard prefix == results.count else { return nil }
-        isDone = true
-        let values = results.map { entry -> T in
-            guard case .success(let value)? = entry else { preconditionFailure("every result is a success here") }
-            return value
-        }
-        results = []
-        return .success(values)
-    }
+    SequenceCollector.collect(futures).future
 }

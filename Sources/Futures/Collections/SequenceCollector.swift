@@ -45,8 +45,9 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
             return collector
         }
         for (index, input) in futures.enumerated() {
-            if input.withTurnIfCompleted({ collector.record($0, at: index) }) == nil {
+            if input.ifCompleted({ collector.record($0, at: index) }) == nil {
                 input.whenComplete(immediateExecutionContext) { collector.record($0, at: index) }
+                collector.future.forwardsCancellation(to: input)
             }
         }
         return collector

@@ -2,7 +2,7 @@ extension Future {
     /// A future with this future's result, its value replaced by `()`: for when only completion matters.
     ///
     /// No closure of yours runs; a failure passes through unchanged. Completed at once when this future
-    /// is. Cancellation requests on the returned future are not forwarded.
+    /// is. Cancellation requests on the returned future are forwarded to this one.
     public func asVoid() -> Future<Void, E> {
         map(immediateExecutionContext) { _ in () }
     }
@@ -11,7 +11,7 @@ extension Future {
     ///
     /// The cast happens on the thread that completes this future (at once when it is completed). A value
     /// or error that does not have the requested type **traps**, as `as!` does: use it only where the
-    /// type is known, e.g. to undo a type erasure. Cancellation requests are not forwarded.
+    /// type is known, e.g. to undo a type erasure. Cancellation requests are forwarded to this future.
     public func forceType<U, E1: Error>() -> Future<U, E1> {
         @Sendable func cast(_ result: Result<T, E>) -> Result<U, E1> {
             switch result {
@@ -19,11 +19,9 @@ extension Future {
             case .failure(let error): return .failure(error as! E1)
             }
         }
-        if let cast = withTurnIfCompleted({ Future<U, E1>(result: cast($0)) }) {
+        if let cast = ifCompleted({ Future<U, E1>(result: cast($0)) }) {
             return cast
         }
-        let future = Future<U, E1>()
-        whenComplete(immediateExecutionContext) { result in future.complete(cast(result)) }
-        return future
+        return derive(immediateExecutionContext) { result, future in future.complete(cast(result)) }
     }
 }

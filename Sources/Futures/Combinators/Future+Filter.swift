@@ -5,8 +5,8 @@ extension Future {
     /// ``BrightFuturesError/noSuchElement`` when it returns `false`, and fails with
     /// ``BrightFuturesError/external(_:)`` wrapping this future's error when this future fails (then `p`
     /// does not run). `p` runs on the immediate context: on the thread that completes this future, or at
-    /// once, before this method returns, when it is already completed. Cancellation requests are not
-    /// forwarded.
+    /// once, before this method returns, when it is already completed. Cancellation requests are
+    /// forwarded to this future.
     ///
     /// ```swift
     /// Future<Int, Never>(value: 3).filter { $0 > 5 }  // fails with .noSuchElement
@@ -18,11 +18,9 @@ extension Future {
             case .failure(let error): return .failure(.external(error))
             }
         }
-        if let filtered = withTurnIfCompleted({ Future<T, BrightFuturesError<E>>(result: check($0)) }) {
+        if let filtered = ifCompleted({ Future<T, BrightFuturesError<E>>(result: check($0)) }) {
             return filtered
         }
-        let future = Future<T, BrightFuturesError<E>>()
-        whenComplete(immediateExecutionContext) { result in future.complete(check(result)) }
-        return future
+        return derive(immediateExecutionContext) { result, future in future.complete(check(result)) }
     }
 }

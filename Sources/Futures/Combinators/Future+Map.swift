@@ -13,12 +13,10 @@ extension Future {
     /// thread and the returned future is already completed.
     @inlinable
     public func map<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> U) -> Future<U, E> {
-        if context.isImmediate, let mapped = withTurnIfCompleted({ Future<U, E>(result: $0.map(f)) }) {
+        if context.isImmediate, let mapped = ifCompleted({ Future<U, E>(result: $0.map(f)) }) {
             return mapped
         }
-        let future = Future<U, E>()
-        whenComplete(context) { result in future.complete(result.map(f)) }
-        return future
+        return derive(context) { result, future in future.complete(result.map(f)) }
     }
 
     /// Continues with the future `f` returns for the value; a failure passes through (and `f` does not run).
@@ -31,28 +29,28 @@ extension Future {
 
     /// Continues with the future `f` returns for the value, `f` running on `context`.
     ///
-    /// A failure of this future, or of `f`'s future, fails the returned future. Chains of any depth
-    /// complete in bounded stack space.
+    /// A failure of this future, or of `f`'s future, fails the returned future. Chains and recursions of
+    /// any depth complete in bounded stack space. The returned future is never `f`'s future itself while
+    /// that is pending, so a cancellation request on it reaches this future while pending and `f`'s
+    /// future afterwards, as one consumer among others, whatever the timing.
     @inlinable
     public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
         if context.isImmediate,
-            let next = withTurnIfCompleted({ result -> Future<U, E> in
+            let next = ifCompleted({ result -> Future<U, E> in
                 switch result {
-                case .success(let value): return f(value)
+                case .success(let value): return Future<U, E>.following(f(value))
                 case .failure(let error): return Future<U, E>(error: error)
                 }
             })
         {
             return next
         }
-        let future = Future<U, E>()
-        whenComplete(context) { result in
+        return derive(context) { result, future in
             switch result {
             case .success(let value): future.completeWith(f(value))
             case .failure(let error): future.complete(.failure(error))
             }
         }
-        return future
     }
 
     /// Continues with the `Result` that `f` returns for the value; a failure passes through.
@@ -66,12 +64,10 @@ extension Future {
     /// Continues with the `Result` that `f`, run on `context`, returns for the value.
     @inlinable
     public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
-        if context.isImmediate, let next = withTurnIfCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
+        if context.isImmediate, let next = ifCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
             return next
         }
-        let future = Future<U, E>()
-        whenComplete(context) { result in future.complete(result.flatMap(f)) }
-        return future
+        return derive(context) { result, future in future.complete(result.flatMap(f)) }
     }
 
     /// Transforms the error with `f`; a success passes through unchanged. `f` runs on ``defaultContext()``.
@@ -83,11 +79,9 @@ extension Future {
     /// Transforms the error with `f`, run on `context`; a success passes through unchanged.
     @inlinable
     public func mapError<E1: Error>(_ context: ExecutionContext, f: @escaping @Sendable (E) -> E1) -> Future<T, E1> {
-        if context.isImmediate, let mapped = withTurnIfCompleted({ Future<T, E1>(result: $0.mapError(f)) }) {
+        if context.isImmediate, let mapped = ifCompleted({ Future<T, E1>(result: $0.mapError(f)) }) {
             return mapped
         }
-        let future = Future<T, E1>()
-        whenComplete(context) { result in future.complete(result.mapError(f)) }
-        return future
+        return derive(context) { result, future in future.complete(result.mapError(f)) }
     }
 }

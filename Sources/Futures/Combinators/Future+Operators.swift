@@ -1,7 +1,7 @@
 /// A future that succeeds with `lhs`'s value, or with `rhs()` if `lhs` fails: `lhs.recover { _ in rhs() }`.
 ///
 /// `rhs` is evaluated only on failure, on ``defaultContext()`` as obtained where `??` is used. The result
-/// cannot fail. Cancellation requests on the result are not forwarded to `lhs`.
+/// cannot fail. Cancellation requests on the result are forwarded to `lhs` while it is pending.
 ///
 /// ```swift
 /// let count = fetchCount() ?? 0
@@ -14,7 +14,8 @@ public func ?? <T, E>(lhs: Future<T, E>, rhs: @autoclosure @escaping @Sendable (
 /// `lhs.recoverWith { _ in rhs() }`.
 ///
 /// `rhs` is evaluated only on failure, on ``defaultContext()`` as obtained where `??` is used; the
-/// result's error type is that of `rhs`'s future. Cancellation requests on the result are not forwarded.
+/// result's error type is that of `rhs`'s future. Cancellation requests on the result
+/// are forwarded (to `lhs` while pending, then to `rhs()`'s future).
 ///
 /// ```swift
 /// let avatar = cache.avatar(for: user) ?? network.avatar(for: user)

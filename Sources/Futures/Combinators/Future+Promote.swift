@@ -3,22 +3,20 @@ extension Future where E == Never {
     /// ``zip(_:)-method``, `sequence()` or `firstCompleted()`).
     ///
     /// Safe: the result is the same success. No closure of yours runs. Completed at once when this
-    /// future is. Cancellation requests are not forwarded.
+    /// future is. Cancellation requests are forwarded to this future.
     public func promoteError<E1: Error>() -> Future<T, E1> {
-        if let promoted = withTurnIfCompleted({ result -> Future<T, E1> in
+        if let promoted = ifCompleted({ result -> Future<T, E1> in
             switch result {
             case .success(let value): return Future<T, E1>(value: value)
             }
         }) {
             return promoted
         }
-        let future = Future<T, E1>()
-        whenComplete(immediateExecutionContext) { result in
+        return derive(immediateExecutionContext) { result, future in
             switch result {
             case .success(let value): future.complete(.success(value))
             }
         }
-        return future
     }
 }
 
@@ -26,21 +24,19 @@ extension Future where T == Never {
     /// Gives a future that cannot succeed any value type, so it combines with futures that can.
     ///
     /// Safe: the result is the same failure. No closure of yours runs. Completed at once when this
-    /// future is. Cancellation requests are not forwarded.
+    /// future is. Cancellation requests are forwarded to this future.
     public func promoteValue<U>() -> Future<U, E> {
-        if let promoted = withTurnIfCompleted({ result -> Future<U, E> in
+        if let promoted = ifCompleted({ result -> Future<U, E> in
             switch result {
             case .failure(let error): return Future<U, E>(error: error)
             }
         }) {
             return promoted
         }
-        let future = Future<U, E>()
-        whenComplete(immediateExecutionContext) { result in
+        return derive(immediateExecutionContext) { result, future in
             switch result {
             case .failure(let error): future.complete(.failure(error))
             }
         }
-        return future
     }
 }

@@ -5,11 +5,12 @@ extension Future {
     /// let fastest = Future.race(mirrorA.download(file), mirrorB.download(file))
     /// ```
     ///
-    /// - Success: the first success. Every other input that is still pending then gets
-    ///   ``requestCancellation()`` (the losers' work can stop).
+    /// - Success: the first success. Every other input that is still pending is then asked to cancel, as
+    ///   one of its consumers: its work stops unless someone else still waits for it (GUARANTEES.md G8).
     /// - Failure: only when every input has failed, with the failure of the first input in argument
     ///   order (deterministic whatever the timing).
-    /// - Cancellation: a request on the returned future is passed on to every input.
+    /// - Cancellation: a request on the returned future is passed on to every pending input, as one of its
+    ///   consumers.
     /// - No inputs: fails with ``FuturesError/noSuchElement`` when the failure type can hold it; for
     ///   other failure types it is a programmer error and traps (a race with no runner cannot finish).
     ///
@@ -54,12 +55,9 @@ extension Future {
         return Future(error: error)
     }
 
-    /// Passes a cancellation request on this future to each of `inputs` (held weakly).
+    /// Passes a cancellation request on this future to each of `inputs`, as one of its consumers (held weakly).
     func forwardCancellation(to inputs: [Future<T, E>]) {
-        let weakInputs = inputs.map { WeakFuture($0) }
-        onCancellationRequested {
-            for input in weakInputs { input.future?.requestCancellation() }
-        }
+        for input in inputs { forwardsCancellation(to: input) }
     }
 }
 
@@ -71,8 +69,10 @@ extension Sequence {
     /// variant is for futures you own, such as redundant requests where only the first answer matters.
     ///
     /// - Result: the first result to arrive (if several inputs are already completed, the first in
-    ///   order). With `cancellingOthers`, the others then get ``Future/requestCancellation()``.
-    /// - Cancellation: a request on the returned future is passed on to every input.
+    ///   order). With `cancellingOthers`, the others are then asked to cancel, as one consumer each (work
+    ///   someone else still waits for keeps running).
+    /// - Cancellation: a request on the returned future is passed on to every pending input, as one of its
+    ///   consumers.
     /// - No inputs: fails with ``FuturesError/noSuchElement`` when the failure type can hold it, else
     ///   traps (a programmer error).
     ///
@@ -94,10 +94,11 @@ extension Sequence {
     }
 }
 
-/// Requests cancellation of every input but the one at `winner`.
+/// Asks every input but the one at `winner` to cancel, as one of its consumers.
 private func cancelAll<T, E>(_ inputs: [WeakFuture<T, E>], except winner: Int) {
     for (index, input) in inputs.enumerated() where index != winner {
-        input.future?.requestCancellation()
+        // As one consumer of each loser: shared inputs that others still wait for keep running.
+        input.future?.consumerRequestsCancellation()
     }
 }
 

@@ -4,7 +4,8 @@ extension Future {
     ///
     /// `task` runs on `context` (``defaultContext()`` if omitted), only if this future fails. The returned
     /// future cannot fail. On the immediate context and an already completed future it is completed
-    /// before this method returns. A cancellation request on the returned future is not forwarded.
+    /// before this method returns. A cancellation request on the returned future is forwarded to this
+    /// future while it is pending (see ``requestCancellation()``).
     ///
     /// ```swift
     /// Future<Int, ReadmeError>(error: .requestFailed)
@@ -20,7 +21,7 @@ extension Future {
         task: @escaping @Sendable (E) -> T
     ) -> Future<T, Never> {
         if context.isImmediate,
-            let recovered = withTurnIfCompleted({ result -> Future<T, Never> in
+            let recovered = ifCompleted({ result -> Future<T, Never> in
                 switch result {
                 case .success(let value): return Future<T, Never>(value: value)
                 case .failure(let error): return Future<T, Never>(value: task(error))
@@ -29,14 +30,12 @@ extension Future {
         {
             return recovered
         }
-        let future = Future<T, Never>()
-        whenComplete(context) { result in
+        return derive(context) { result, future in
             switch result {
             case .success(let value): future.complete(.success(value))
             case .failure(let error): future.complete(.success(task(error)))
             }
         }
-        return future
     }
 
     /// ``recover(context:task:)`` with BrightFutures' function form of a context.
@@ -54,7 +53,8 @@ extension Future {
     ///
     /// `task` runs on `context` (``defaultContext()`` if omitted), only if this future fails; the error
     /// type becomes that of `task`'s future. Chains of any length complete in bounded stack space. A
-    /// cancellation request on the returned future is not forwarded.
+    /// cancellation request on the returned future is forwarded to this future while it is pending, then to
+    /// `task`'s future.
     ///
     /// - Parameters:
     ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
@@ -64,23 +64,21 @@ extension Future {
         task: @escaping @Sendable (E) -> Future<T, E1>
     ) -> Future<T, E1> {
         if context.isImmediate,
-            let recovered = withTurnIfCompleted({ result -> Future<T, E1> in
+            let recovered = ifCompleted({ result -> Future<T, E1> in
                 switch result {
                 case .success(let value): return Future<T, E1>(value: value)
-                case .failure(let error): return task(error)
+                case .failure(let error): return Future<T, E1>.following(task(error))
                 }
             })
         {
             return recovered
         }
-        let future = Future<T, E1>()
-        whenComplete(context) { result in
+        return derive(context) { result, future in
             switch result {
             case .success(let value): future.complete(.success(value))
             case .failure(let error): future.completeWith(task(error))
             }
         }
-        return future
     }
 
     /// ``recoverWith(context:task:)`` with BrightFutures' function form of a context.

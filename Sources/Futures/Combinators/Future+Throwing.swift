@@ -32,7 +32,7 @@ extension Future where E == any Error {
             result.flatMap { value in Result { try mapping(value) } }
         }
         if context.isImmediate, cancelToken.isUnused,
-            let mapped = withTurnIfCompleted({ Future<M, any Error>(result: transform($0)) })
+            let mapped = ifCompleted({ Future<M, any Error>(result: transform($0)) })
         {
             return mapped
         }
@@ -40,6 +40,7 @@ extension Future where E == any Error {
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             future.complete(transform(result))
         }
+        future.forwardsCancellation(to: self)
         return future
     }
 
@@ -67,6 +68,7 @@ extension Future where E == any Error {
                 future.complete(.failure(error))
             }
         }
+        future.forwardsCancellation(to: self)
         return future
     }
 
@@ -114,6 +116,7 @@ extension Future where E == any Error {
             if case .success(let value) = result { completion(value) }
             future.complete(result)
         }
+        future.forwardsCancellation(to: self)
         return future
     }
 
@@ -140,6 +143,7 @@ extension Future where E == any Error {
                 future.complete(Result { try recovery(error) })
             }
         }
+        future.forwardsCancellation(to: self)
         return future
     }
 
@@ -167,6 +171,7 @@ extension Future where E == any Error {
                 future.completeWith { try recovery(error) }
             }
         }
+        future.forwardsCancellation(to: self)
         return future
     }
 
@@ -188,6 +193,7 @@ extension Future where E == any Error {
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             future.complete(result.mapError(mapping))
         }
+        future.forwardsCancellation(to: self)
         return future
     }
 
@@ -199,6 +205,7 @@ extension Future where E == any Error {
     public convenience init(context: ExecutionContext = defaultContext(), dependent: Future<T, any Error>) {
         self.init()
         dependent.whenComplete(context) { [self] result in self.complete(result) }
+        forwardsCancellation(to: dependent)
     }
 }
 
@@ -211,6 +218,7 @@ extension Promise {
     ///     meanwhile, the later result is ignored and reported, as with ``complete(_:file:line:)``.
     public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, E>) {
         future.whenComplete(context) { [self] result in self.complete(result) }
+        self.future.forwardsCancellation(to: future)
     }
 }
 

@@ -5,7 +5,8 @@ extension Future {
     /// future's error as soon as this future fails; otherwise, after this future succeeded, with
     /// `other`'s error. So when both fail, the receiver's error wins (as in BrightFutures). No closure of
     /// yours runs; the pair is built on the thread that completes the last of the two. When both are
-    /// already completed, the returned future is too. Cancellation requests are not forwarded.
+    /// already completed, the returned future is too. A cancellation request on the returned future is
+    /// forwarded to this future while it is pending, then to `other` (each as one of its consumers).
     ///
     /// ```swift
     /// Future<Int, Never>(value: 1).zip(Future(value: 2)).onSuccess { a, b in
@@ -13,19 +14,18 @@ extension Future {
     /// }
     /// ```
     public func zip<U>(_ other: Future<U, E>) -> Future<(T, U), E> {
-        let ready = withTurnIfCompleted { result -> Result<(T, U), E>? in
+        let ready = ifCompleted { result -> Result<(T, U), E>? in
             switch result {
             case .failure(let error):
                 return .failure(error)
             case .success(let value):
-                return other.withTurnIfCompleted { otherResult in otherResult.map { (value, $0) } }
+                return other.result.map { otherResult in otherResult.map { (value, $0) } }
             }
         }
         if let ready = ready ?? nil {
             return Future<(T, U), E>(result: ready)
         }
-        let future = Future<(T, U), E>()
-        whenComplete(immediateExecutionContext) { result in
+        return derive(immediateExecutionContext) { result, future in
             switch result {
             case .failure(let error):
                 future.complete(.failure(error))
@@ -33,8 +33,8 @@ extension Future {
                 other.whenComplete(immediateExecutionContext) { otherResult in
                     future.complete(otherResult.map { (value, $0) })
                 }
+                future.forwardsCancellation(to: other)
             }
         }
-        return future
     }
 }

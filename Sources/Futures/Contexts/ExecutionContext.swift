@@ -43,13 +43,14 @@ public struct ExecutionContext: Sendable {
 
     /// Creates a context that hands every task to `execute`.
     ///
-    /// `execute` must run each task it receives exactly once, on whatever thread it chooses.
-    ///
-    /// A context that never runs a task (drops it, or parks it on a queue that is never serviced) has a
-    /// defined outcome: that callback does not run, and neither do the callbacks registered after it on
-    /// the same future, since callbacks of one future take turns. Nothing crashes; the future itself
-    /// stays completed, `get()` and `forced()` still return, and futures derived through other callbacks
-    /// complete normally. A future returned by a transform (`map`, …) on such a context stays pending.
+    /// `execute` must run each task it receives exactly once, on whatever thread it chooses. Misuse has
+    /// defined outcomes:
+    /// - A context that never runs a task (drops it, or parks it on a queue that is never serviced): that
+    ///   callback does not run; every other callback of the future runs (none waits for another context).
+    ///   Nothing crashes; the future stays completed, `get()` and `forced()` still return. A future
+    ///   returned by a transform (`map`, …) on such a context stays pending.
+    /// - A context that runs a task twice: the callback runs once, at the first run; the second run does
+    ///   nothing and is reported as ``FuturesDiagnostic/contextRanTaskTwice``.
     /// To skip callbacks on purpose, use ``InvalidationTokenType/validContext``, which skips only its own.
     /// See `OperationQueue.context` for how the built-in queue contexts avoid dropping work.
     public init(_ execute: @escaping ExecutionContextFunction) {

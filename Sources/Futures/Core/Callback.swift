@@ -1,61 +1,118 @@
-/// One entry in a future's list of waiting work.
+import Synchronization
+
+/// One entry in a pending future's list.
 ///
-/// The list is kept in registration order. User callbacks (`inline`, `scheduled`) take turns: the
-/// next one starts only after the previous one has returned, even when they run on different
-/// contexts. Wake-ups and cancellation handlers are not callbacks and do not take turns.
+/// The list keeps registration order. At completion, wake-ups run first, then callbacks on other contexts
+/// are handed to their contexts in registration order, then callbacks on the immediate context run in
+/// registration order. No callback waits for another one to finish.
 @usableFromInline
 enum Callback<T: Sendable, E: Error>: Sendable {
     /// A callback on the immediate context: runs on the thread that completes the future (or that
-    /// registers it, if already completed), in its turn.
+    /// registers it, if already completed), through the trampoline.
     case inline(@Sendable (Result<T, E>) -> Void)
-    /// A callback on another context; the turn passes on only after it has run there.
+    /// A callback on another context: handed to that context at completion.
     case scheduled(ScheduledCallback<T, E>)
     /// Wakes a waiter (`get()`, `forced()`) as soon as the future completes, ahead of the callbacks.
     case wakeUp(@Sendable (Result<T, E>) -> Void)
     /// Runs when cancellation is requested while the future is pending; dropped on completion.
     case cancellation(@Sendable () -> Void)
-    /// A wake-up or cancellation handler that its owner may take back before it runs (a waiter whose
-    /// task was cancelled, a disposed token registration): see ``FutureState/remove(_:)``.
+    /// Library bookkeeping run at completion with the wake-ups (e.g. disposing a token link). Not a
+    /// consumer: it never holds back a cancellation request.
+    case observer(@Sendable (Result<T, E>) -> Void)
+    /// A wake-up, callback or cancellation handler that its owner may take back before it runs (a waiter
+    /// whose task was cancelled, a disposed token registration, a cancelled subscription).
     case removable(RemovableEntry<T, E>)
+
+    /// Whether this entry is a consumer of the result (everything but a cancellation handler). A source is
+    /// asked to cancel only when every consumer registered while it was pending has asked.
+    @inlinable
+    var isConsumer: Bool {
+        switch self {
+        case .inline, .scheduled, .wakeUp: return true
+        case .cancellation, .observer: return false
+        case .removable(let entry): return entry.isConsumer
+        }
+    }
 }
 
-/// A wake-up or a cancellation handler that can be removed from a pending future's list again.
+/// A wake-up, callback or cancellation handler that can be taken back from a pending future's list in
+/// O(1): removing it clears ``kind`` (releasing the closure) and leaves a small tombstone that the list
+/// sheds the next time it would grow.
 ///
-/// Boxed so that it has an identity to remove it by (closures have none), and so that ``Callback``
-/// stays two words. Only the cancellation-aware faces (`get(onTaskCancellation:)`, token
-/// registrations) pay for the box; plain wake-ups and handlers stay unboxed.
+/// Boxed so that it has an identity (closures have none) and so that ``Callback`` stays two words. Only
+/// the faces that need removal pay for the box.
 @usableFromInline
-final class RemovableEntry<T: Sendable, E: Error>: Sendable {
+final class RemovableEntry<T: Sendable, E: Error>: @unchecked Sendable {
+    // `@unchecked Sendable`: `kind` is written only under the lock of the one future whose list holds
+    // this entry (registration, removal), and read without it only by the thread that completes or
+    // cancels that future after taking the entry out of the list under the same lock; once out of the
+    // list, removal no longer writes it (it finds the future completed and returns `nil`). `isConsumer` is
+    // immutable.
     @usableFromInline
     enum Kind: Sendable {
         /// Behaves as ``Callback/wakeUp(_:)``.
         case wakeUp(@Sendable (Result<T, E>) -> Void)
         /// Behaves as ``Callback/cancellation(_:)``.
         case cancellation(@Sendable () -> Void)
+        /// Behaves as a callback on `context`.
+        case callback(ExecutionContext, @Sendable (Result<T, E>) -> Void)
     }
 
-    @usableFromInline let kind: Kind
+    /// What runs; `nil` once removed.
+    @usableFromInline var kind: Kind?
+    @usableFromInline let isConsumer: Bool
 
     @usableFromInline
     init(_ kind: Kind) {
         self.kind = kind
+        if case .cancellation = kind {
+            self.isConsumer = false
+        } else {
+            self.isConsumer = true
+        }
     }
+
+    @usableFromInline
+    var isCancellationHandler: Bool { !isConsumer }
 }
 
-/// A callback bound to a non-immediate context. Boxed so that ``Callback`` stays two words.
+/// A callback bound to a non-immediate context. Boxed so that ``Callback`` stays two words; the box also
+/// guards against a context that runs its task twice (the second run is reported, not performed).
 @usableFromInline
 final class ScheduledCallback<T: Sendable, E: Error>: Sendable {
     @usableFromInline let context: ExecutionContext
     @usableFromInline let body: @Sendable (Result<T, E>) -> Void
+    @usableFromInline let hasRun = Atomic<Bool>(false)
 
     @inlinable
     init(context: ExecutionContext, body: @escaping @Sendable (Result<T, E>) -> Void) {
         self.context = context
         self.body = body
     }
+
+    /// Hands the callback to its context with `result`.
+    ///
+    /// The task enters the trampoline when it runs, so a context that runs tasks synchronously (a custom
+    /// function, an invalidation token's context over the immediate one) is as stack-safe as the
+    /// immediate context.
+    @inlinable
+    func submit(_ result: Result<T, E>) {
+        context.execute { [self] in
+            Trampoline.run({ self.runOnce(result) }, orQueue: { self.runOnce(result) })
+        }
+    }
+
+    @inlinable
+    func runOnce(_ result: Result<T, E>) {
+        if hasRun.exchange(true, ordering: .acquiringAndReleasing) {
+            FuturesDiagnostics.report(.contextRanTaskTwice)
+            return
+        }
+        body(result)
+    }
 }
 
-/// A list of callbacks that stores zero or one entries without allocating.
+/// A list of entries that stores zero or one without allocating.
 @usableFromInline
 enum CallbackList<T: Sendable, E: Error>: Sendable {
     case empty
@@ -77,12 +134,45 @@ enum CallbackList<T: Sendable, E: Error>: Sendable {
         }
     }
 
+    /// Entries still live: removed ones (tombstones waiting to be shed) are not counted.
+    var liveCount: Int {
+        var live = 0
+        forEach { entry in
+            if case .removable(let removable) = entry, removable.kind == nil { return }
+            live += 1
+        }
+        return live
+    }
+
+    /// Whether completing must hand something to another context (so late registrations on other
+    /// contexts queue behind it, keeping registration order on each serial context).
     @inlinable
+    var mayHandOut: Bool {
+        switch self {
+        case .empty: return false
+        case .one(let callback):
+            if case .scheduled = callback { return true }
+            if case .removable = callback { return true }
+            return false
+        case .many: return true
+        }
+    }
+
     subscript(index: Int) -> Callback<T, E> {
         switch self {
         case .empty: preconditionFailure("index out of range")
         case .one(let callback): return callback
         case .many(let array): return array[index]
+        }
+    }
+
+    @inlinable
+    func forEach(_ body: (Callback<T, E>) -> Void) {
+        switch self {
+        case .empty: return
+        case .one(let callback): body(callback)
+        case .many(let array):
+            for callback in array { body(callback) }
         }
     }
 
@@ -99,8 +189,25 @@ enum CallbackList<T: Sendable, E: Error>: Sendable {
             self = .many(array)
         case .many(var array):
             self = .empty  // drop our reference so `array` is unique and appends in place
+            if array.count == array.capacity {
+                Self.shedRemoved(&array)
+            }
             array.append(callback)
             self = .many(array)
+        }
+    }
+
+    /// Drops the tombstones of removed entries before the array would grow. If that frees less than half,
+    /// the capacity doubles, so the next shedding is at least n/2 appends away: O(1) amortised.
+    @usableFromInline
+    static func shedRemoved(_ array: inout ContiguousArray<Callback<T, E>>) {
+        let before = array.count
+        array.removeAll { callback in
+            if case .removable(let entry) = callback { return entry.kind == nil }
+            return false
+        }
+        if array.count * 2 > before {
+            array.reserveCapacity(before * 2)
         }
     }
 
@@ -108,33 +215,17 @@ enum CallbackList<T: Sendable, E: Error>: Sendable {
     mutating func removeCancellationHandlers() -> [@Sendable () -> Void] {
         var handlers: [@Sendable () -> Void] = []
         var kept = CallbackList.empty
-        for index in 0..<count {
-            let entry = self[index]
+        forEach { entry in
             if case .cancellation(let handler) = entry {
                 handlers.append(handler)
-            } else if case .removable(let removable) = entry, case .cancellation(let handler) = removable.kind {
-                handlers.append(handler)
+            } else if case .removable(let removable) = entry, removable.isCancellationHandler {
+                if case .cancellation(let handler)? = removable.kind { handlers.append(handler) }
+                removable.kind = nil
             } else {
                 kept.append(entry)
             }
         }
         self = kept
         return handlers
-    }
-
-    /// Removes `entry` (compared by identity), keeping every other entry in order; returns whether
-    /// it was there.
-    mutating func remove(_ entry: RemovableEntry<T, E>) -> Bool {
-        var kept = CallbackList.empty
-        var found = false
-        for index in 0..<count {
-            if !found, case .removable(let candidate) = self[index], candidate === entry {
-                found = true
-            } else {
-                kept.append(self[index])
-            }
-        }
-        if found { self = kept }
-        return found
     }
 }

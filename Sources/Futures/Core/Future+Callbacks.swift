@@ -3,8 +3,10 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
-    ///   - callback: Receives the result. Callbacks of one future run one at a time, in registration
-    ///     order; if the future is already completed, `callback` is scheduled at once.
+    ///   - callback: Receives the result, exactly once, on `context`. Callbacks of one future on the same
+    ///     serial context run in registration order; none waits for a callback on another context. If
+    ///     the future is already completed, `callback` runs (immediate context) or is handed to `context`
+    ///     before this method returns.
     /// - Returns: This future, to chain further callbacks.
     @inlinable
     @discardableResult
@@ -20,7 +22,7 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
-    ///   - callback: Receives the value, in its turn among this future's callbacks.
+    ///   - callback: Receives the value, exactly once, on `context`.
     /// - Returns: This future.
     @inlinable
     @discardableResult
@@ -38,7 +40,7 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
-    ///   - callback: Receives the error, in its turn among this future's callbacks.
+    ///   - callback: Receives the error, exactly once, on `context`.
     /// - Returns: This future.
     @inlinable
     @discardableResult
@@ -66,11 +68,9 @@ extension Future {
         context: ExecutionContext = defaultContext(),
         callback: @escaping @Sendable (Result<T, E>) -> Void
     ) -> Future<T, E> {
-        let future = Future<T, E>()
-        whenComplete(context) { result in
+        derive(context) { result, future in
             callback(result)
             future.complete(result)
         }
-        return future
     }
 }

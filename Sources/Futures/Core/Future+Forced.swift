@@ -9,19 +9,32 @@ extension Future {
     /// thread on a future that is completed by a block on the main queue. Prefer ``get()`` in async code.
     @inlinable
     public func forced() -> Result<T, E> {
-        // `.distantFuture` never times out, so the optional is always filled.
-        forced(.distantFuture)!
+        if let result { return result }
+        // Work this thread queued on its trampoline (a deep immediate chain) may be what completes this
+        // future: run it before blocking, or the outermost frame would wait for this blocked one.
+        Trampoline.runQueuedBeforeBlocking()
+        if let result { return result }
+        let semaphore = DispatchSemaphore(value: 0)
+        onCompletionWakeUp { _ in semaphore.signal() }
+        semaphore.wait()
+        return result!
     }
 
     /// Blocks the calling thread until the future completes or `deadline` passes.
     ///
-    /// - Returns: The result, or `nil` if `deadline` passed first (the future is not affected).
-    @inlinable
+    /// - Returns: The result, or `nil` if `deadline` passed first (the future is not affected). A wait
+    ///   that times out takes its waiter back, so polling with short deadlines leaves nothing behind.
     public func forced(_ deadline: DispatchTime) -> Result<T, E>? {
         if let result { return result }
+        Trampoline.runQueuedBeforeBlocking()
+        if let result { return result }
         let semaphore = DispatchSemaphore(value: 0)
-        onCompletionWakeUp { _ in semaphore.signal() }
-        guard semaphore.wait(timeout: deadline) == .success else { return nil }
-        return result
+        let waiter = RemovableEntry<T, E>(.wakeUp { _ in semaphore.signal() })
+        guard addRemovable(waiter) else { return result }
+        if semaphore.wait(timeout: deadline) == .success || !removeEntry(waiter) {
+            // Woken, or the completion took the waiter just as the deadline passed: the result is there.
+            return result
+        }
+        return nil
     }
 }

@@ -1,33 +1,17 @@
 extension Future {
-    /// Registers `body` to run with the result on `context`, as an entry that can be taken back with
-    /// ``removeEntry(_:)`` while the future is pending (releasing `body` and its captures at once).
+    /// Registers `body` to run with the result on `context`, like ``whenComplete(_:_:)``, as an entry
+    /// that can be taken back with ``removeEntry(_:)`` in O(1) while the future is pending (a cancelled
+    /// `CancelToken` registration, an invalidated token's registration, a cancelled subscription).
     ///
-    /// On the immediate context `body` runs on the completing thread, through the trampoline; on any
-    /// other context it is handed to that context at completion. A gated context (an invalidation
-    /// token's) checks its gate when the task runs there.
-    ///
-    /// - Returns: The entry, or `nil` if the future was already completed (`body` was then scheduled,
-    ///   or on the immediate context run, before this method returned).
+    /// - Returns: The entry, or `nil` if the future was already completed: `body` then ran (immediate
+    ///   context, through the trampoline) or was handed to `context` before this method returned.
     @usableFromInline
+    @discardableResult
     func whenCompleteRemovable(
         _ context: ExecutionContext,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) -> RemovableEntry<T, E>? {
-        // A gated context is unwrapped: the gate is checked on the underlying context when the task
-        // runs there, and an immediate one still goes through the trampoline.
-        let (base, isOpen) = context.ungated
-        let run: @Sendable (Result<T, E>) -> Void
-        if let isOpen {
-            run = { result in if isOpen() { body(result) } }
-        } else {
-            run = body
-        }
-        let entry: RemovableEntry<T, E>
-        if base.isImmediate {
-            entry = RemovableEntry(.wakeUp { result in Trampoline.run({ run(result) }, orQueue: { run(result) }) })
-        } else {
-            entry = RemovableEntry(.wakeUp { result in base.execute { run(result) } })
-        }
+        let entry = RemovableEntry<T, E>(.callback(context, body))
         return addRemovable(entry) ? entry : nil
     }
 

@@ -19,23 +19,35 @@ import Dispatch
 /// Every method that takes a closure also takes an ``ExecutionContext`` (unlabelled for BrightFutures'
 /// callbacks and transforms, `context:` for `andThen`, `recover` and `recoverWith`). Omitted, it is
 /// ``defaultContext()``: the main queue when the method is called on the main thread, else a global
-/// queue. Callbacks of one future run one at a time, in registration order, even on different
-/// contexts; the next starts only after the previous has returned (no thread is blocked for this).
+/// queue. Each callback runs exactly once, on its context. Callbacks of one future on the same serial
+/// context (a serial queue, the main queue) run in registration order; a callback never waits for a
+/// callback on another context. Callbacks on the immediate context registered before completion run on
+/// the completing thread in registration order; one registered after completion runs at once on the
+/// registering thread. Nothing of yours runs under a lock of the library, and every synchronous run goes
+/// through a per-thread trampoline, so chains and recursions of any depth use bounded stack. See
+/// GUARANTEES.md.
+///
+/// ## Cancellation
+/// ``requestCancellation()`` asks the producer to stop. A request on a derived future (`map`, `flatMap`,
+/// `recover`, `zip`, `sequence`, …) travels upstream; a source is asked only when every consumer that
+/// registered on it while it was pending has asked (a plain callback or waiter never asks), so shared work
+/// is never cancelled under someone who still waits for it. See `docs/Cancellation.md`.
 ///
 /// ## Memory
 /// A future does not retain the futures it was derived from, and a completed future holds nothing
-/// but its result: callbacks are released as soon as they have run.
+/// but its result: callbacks are released as soon as they have run. A pending future that is dropped
+/// releases its callbacks iteratively, so dropping a chain of any length is stack-safe.
 ///
 /// ## Writing
 /// The write end of a future is a ``Promise``, or the `complete` closure of ``init(file:line:resolver:)``.
 @dynamicMemberLookup
 public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
-    // `@unchecked Sendable` is sound because all mutable state (`state`, `cancellationRequested`) is
+    // `@unchecked Sendable` is sound because all mutable state (`state` and the fields below it) is
     // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
     // ordering publishes it to the next holder.
     //
-    // Field order matters for size: the state enum first, then the one-byte lock and flag packed
-    // behind it, so a pending future is a 16-byte header plus about 21 bytes.
+    // Field order matters for size: the state enum first, then the lock and the small fields packed
+    // behind it.
 
     // Guarded by `lock`. Exclusivity is proven by the lock, so the runtime check is skipped.
     @usableFromInline
@@ -57,6 +69,27 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @exclusivity(unchecked)
     var completed: Bool
 
+    // Guarded by `lock`: the completer is still handing callbacks out to other contexts; callbacks for
+    // other contexts registered meanwhile queue behind them (registration order per serial context).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var handingOut: Bool
+
+    // Guarded by `lock`: a cancellation handler was registered at some point, so requests from derived
+    // futures are worth forwarding here (see `forwardsCancellation(to:)`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var acceptsCancellation: Bool
+
+    // Guarded by `lock`: consumers registered while pending, and how many of them asked for cancellation.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var consumers: UInt32
+
+    @usableFromInline
+    @exclusivity(unchecked)
+    var cancellationAsks: UInt32
+
     /// Creates a pending future that never completes by itself.
     ///
     /// Useful as a placeholder; to complete a future later, create a ``Promise`` instead.
@@ -66,6 +99,10 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         self.lock = SpinLock()
         self.cancellationRequested = false
         self.completed = false
+        self.handingOut = false
+        self.acceptsCancellation = false
+        self.consumers = 0
+        self.cancellationAsks = 0
     }
 
     /// Creates a future that is already completed with `result`.
@@ -75,6 +112,24 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         self.lock = SpinLock()
         self.cancellationRequested = false
         self.completed = true
+        self.handingOut = false
+        self.acceptsCancellation = false
+        self.consumers = 0
+        self.cancellationAsks = 0
+    }
+
+    deinit {
+        // A future dropped while pending hands its callbacks to the trampoline, which releases them in a
+        // loop: a dropped chain of any length is freed without recursion. Completed futures skip this.
+        if !completed { releasePendingEntries() }
+    }
+
+    /// Takes the entries of a future deallocated while pending, and releases them iteratively.
+    @usableFromInline
+    @inline(never)
+    func releasePendingEntries() {
+        let list = state.takePendingList()
+        if !list.isEmpty { Trampoline.release(list) }
     }
 
     /// Creates a future that is already completed successfully with `value`.
@@ -115,6 +170,17 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
             }
         }
+    }
+
+    /// A future with `other`'s result that forwards cancellation requests to it as one of its consumers:
+    /// `other` itself when it is completed (a request on a completed future does nothing, so there is
+    /// nothing to forward), else a new future that follows it.
+    @inlinable
+    static func following(_ other: Future<T, E>) -> Future<T, E> {
+        if other.isCompleted { return other }
+        let future = Future<T, E>()
+        future.completeWith(other)
+        return future
     }
 
     /// Creates a future that completes with the same result as `other`.
@@ -163,96 +229,116 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// Completes the future; returns `false` (and changes nothing) if it was already completed.
     ///
-    /// Runs the wake-ups and the immediate callbacks on the calling thread (trampolined), and hands
-    /// the others to their contexts in turn.
+    /// Wakes the waiters, hands the callbacks for other contexts to their contexts in registration order,
+    /// then runs the immediate callbacks in registration order on the calling thread, through the
+    /// trampoline.
     @inlinable
     @discardableResult
     func complete(_ result: Result<T, E>) -> Bool {
         lock.lock()
         let action = state.complete(result)
-        completed = true
-        lock.unlock()
-        switch action {
-        case .alreadyCompleted:
-            return false
-        case .completed:
-            return true
-        case .run(let list):
-            Trampoline.run(
-                { self.runCompletion(list, result) },
-                orQueue: { self.runCompletion(list, result) }
-            )
-            return true
+        guard case .run(let list) = action else {
+            let didComplete: Bool
+            if case .completed = action {
+                completed = true
+                didComplete = true
+            } else {
+                didComplete = false
+            }
+            lock.unlock()
+            return didComplete
         }
+        completed = true
+        let handsOut = list.mayHandOut
+        handingOut = handsOut
+        lock.unlock()
+        Trampoline.run(
+            { self.runCompletion(list, result, handsOut: handsOut) },
+            orQueue: { self.runCompletion(list, result, handsOut: handsOut) }
+        )
+        return true
     }
 
-    /// Completes this future with `other`'s result, when it has one.
+    /// Completes this future with `other`'s result when it has one, as one of `other`'s consumers: a
+    /// cancellation request on this future is forwarded to `other` (see ``forwardsCancellation(to:)``).
     @inlinable
     func completeWith(_ other: Future<T, E>) {
         if let result = other.result {
             complete(result)
         } else {
             other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+            forwardsCancellation(to: other)
         }
     }
 
-    /// Registers `body` to run with the result on `context`, in its turn.
+    /// Registers `body` to run with the result on `context`.
+    ///
+    /// Pending: stored, run at completion. Completed: run now (immediate context, through the trampoline)
+    /// or handed to `context` now.
     @inlinable
     func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
-        if case .gated = context.kind {
-            whenCompleteGated(context, body)
-            return
-        }
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
-        let action = state.register(callback)
+        let action = state.register(callback, handingOut: handingOut)
+        if !completed { consumers &+= 1 }
         lock.unlock()
         if case .runNow(let result) = action {
-            Trampoline.run(
-                { self.runTurns(.one(callback), from: 0, result) },
-                orQueue: { self.runTurns(.one(callback), from: 0, result) }
-            )
+            run(callback, result)
         }
     }
 
-    /// Registers `body` on a gated context (an invalidation token's): scheduled on the underlying context,
-    /// with the gate checked inside the callback when it runs, so a closed gate skips only this body and
-    /// never the turns of the callbacks behind it. Kept out of line to keep ``whenComplete(_:_:)`` small.
-    @usableFromInline
-    func whenCompleteGated(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
-        let (base, isOpen) = context.ungated
-        guard let isOpen else { return whenComplete(base, body) }
-        whenComplete(base) { result in
-            if isOpen() { body(result) }
-        }
-    }
-
-    /// If completed and idle, takes the turn, runs `body` with the result right here, and passes the
-    /// turn on; otherwise returns `nil` without running `body`. The allocation-free path that
-    /// combinators use on the immediate context.
+    /// The fast path of combinators on the immediate context: if the future is completed, runs `body`
+    /// with its result right here — through the trampoline, like every synchronous run — and returns what
+    /// it returns. Returns `nil` without running `body` if the future is pending, or if this thread's
+    /// trampoline has no frame left (the caller then registers a callback, which the trampoline queues).
     @inlinable
-    func withTurnIfCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
+    func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
         lock.lock()
-        let taken = state.takeTurnIfCompleted()
+        let result = state.result
         lock.unlock()
-        guard let result = taken else { return nil }
-        let output = body(result)
-        endTurn(result)
-        return output
+        guard let result else { return nil }
+        return Trampoline.runInline { body(result) }
     }
 
-    /// Calls `wakeUp` as soon as the future completes (at once if it has), ahead of any callback's turn.
+    /// Derives a future from this one: registers `body` on `context` to complete the returned future with
+    /// this future's result, and forwards cancellation requests of the returned future here.
+    ///
+    /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
+    @inlinable
+    func derive<U: Sendable, E1: Error>(
+        _ context: ExecutionContext,
+        _ body: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void
+    ) -> Future<U, E1> {
+        let future = Future<U, E1>()
+        whenComplete(context) { result in body(result, future) }
+        future.forwardsCancellation(to: self)
+        return future
+    }
+
+    /// Calls `wakeUp` as soon as the future completes (at once if it has), ahead of the callbacks.
     @inlinable
     func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
         lock.lock()
-        let result = state.registerWakeUp(wakeUp)
+        let action = state.register(.wakeUp(wakeUp), handingOut: false)
+        if !completed { consumers &+= 1 }
         lock.unlock()
-        if let result { wakeUp(result) }
+        if case .runNow(let result) = action { wakeUp(result) }
     }
 
-    /// Registers a removable wake-up or cancellation handler; runs it at once (on the calling thread)
-    /// when it is due already: a wake-up on a completed future, a handler after a cancellation request.
+    /// Calls `observer` when the future completes (at once if it has), with the wake-ups. For the
+    /// library's own bookkeeping: unlike a callback or waiter it is not a consumer, so it never holds back
+    /// a cancellation request travelling upstream.
+    @usableFromInline
+    func onCompletionObserved(_ observer: @escaping @Sendable (Result<T, E>) -> Void) {
+        lock.lock()
+        let action = state.register(.observer(observer), handingOut: false)
+        lock.unlock()
+        if case .runNow(let result) = action { observer(result) }
+    }
+
+    /// Registers a removable wake-up, callback or cancellation handler; runs it at once when it is due
+    /// already: a wake-up or callback on a completed future, a handler after a cancellation request.
     ///
     /// Returns `true` if the entry was stored (take it back with ``removeEntry(_:)``), `false` if it
     /// ran or was dropped (a handler on a completed future).
@@ -260,104 +346,162 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @discardableResult
     func addRemovable(_ entry: RemovableEntry<T, E>) -> Bool {
         lock.lock()
-        let action = state.registerRemovable(entry, alreadyRequested: cancellationRequested)
+        let action = state.registerRemovable(
+            entry,
+            alreadyRequested: cancellationRequested,
+            handingOut: handingOut
+        )
+        if case .stored = action, !completed {
+            if entry.isConsumer { consumers &+= 1 } else { acceptsCancellation = true }
+        }
         lock.unlock()
         switch action {
         case .stored:
             return true
         case .completed(let result):
-            if case .wakeUp(let wakeUp) = entry.kind { wakeUp(result) }
+            if let kind = entry.kind, entry.isConsumer {
+                entry.kind = nil
+                run(kind, result)
+            }
             return false
         case .cancellationRequested:
-            if case .cancellation(let handler) = entry.kind { handler() }
+            if case .cancellation(let handler)? = entry.kind {
+                entry.kind = nil
+                Self.runCancellationHandlers([handler])
+            }
             return false
         }
     }
 
-    /// Takes back an entry stored by ``addRemovable(_:)``; `false` if it already ran, is running, or
-    /// was dropped at completion.
+    /// Takes back an entry stored by ``addRemovable(_:)`` in O(1), releasing what it held (after
+    /// unlocking); `false` if it already ran, is running, or was dropped at completion.
+    ///
+    /// Removing a consumer may leave only consumers that asked for cancellation: the request then goes
+    /// upstream as if the removed one had asked too.
     @usableFromInline
     @discardableResult
     func removeEntry(_ entry: RemovableEntry<T, E>) -> Bool {
         lock.lock()
-        defer { lock.unlock() }
-        return state.remove(entry)
+        let taken = state.remove(entry)
+        var handlers: [@Sendable () -> Void] = []
+        if taken != nil, entry.isConsumer {
+            consumers &-= 1
+            if cancellationAsks > 0, cancellationAsks >= consumers, !cancellationRequested {
+                cancellationRequested = true
+                handlers = state.takeCancellationHandlers()
+            }
+        }
+        lock.unlock()
+        let removed = taken != nil
+        _ = consume taken
+        if !handlers.isEmpty { Self.runCancellationHandlers(handlers) }
+        return removed
+    }
+
+    /// Releases the entries of a pending future that can never complete (its promise was dropped and `E`
+    /// cannot say so): callbacks that would never run are freed with what they captured.
+    func abandon() {
+        lock.lock()
+        let list = completed ? .empty : state.takePendingList()
+        lock.unlock()
+        if !list.isEmpty { Trampoline.release(list) }
     }
 
     // MARK: - Running callbacks
 
-    /// Runs a freshly completed future's list: wake-ups at once, then the callbacks in turn.
+    /// Runs a freshly completed future's list: wake-ups, then hand-outs to other contexts in registration
+    /// order (and those registered meanwhile), then the immediate callbacks in registration order.
     @inlinable
-    func runCompletion(_ list: CallbackList<T, E>, _ result: Result<T, E>) {
-        if case .many(let callbacks) = list {
-            for callback in callbacks {
-                switch callback {
-                case .wakeUp(let wakeUp):
-                    wakeUp(result)
-                case .removable(let entry):
-                    if case .wakeUp(let wakeUp) = entry.kind { wakeUp(result) }
-                case .inline, .scheduled, .cancellation:
-                    continue
-                }
+    func runCompletion(_ list: CallbackList<T, E>, _ result: Result<T, E>, handsOut: Bool) {
+        list.forEach { entry in
+            switch entry {
+            case .wakeUp(let wakeUp), .observer(let wakeUp): wakeUp(result)
+            case .removable(let removable):
+                if case .wakeUp(let wakeUp)? = removable.kind { wakeUp(result) }
+            case .inline, .scheduled, .cancellation: break
             }
-        } else if case .one(.wakeUp(let wakeUp)) = list {
-            wakeUp(result)
-        } else if case .one(.removable(let entry)) = list, case .wakeUp(let wakeUp) = entry.kind {
-            wakeUp(result)
         }
-        runTurns(list, from: 0, result)
-    }
-
-    /// Runs the callbacks of `list` from `start` in turn, then any queued meanwhile, then gives the turn up.
-    ///
-    /// Returns early when a callback was handed to another context: that context resumes the turns
-    /// after the callback has run.
-    @inlinable
-    func runTurns(_ list: CallbackList<T, E>, from start: Int, _ result: Result<T, E>) {
-        var list = list
-        var index = start
-        while true {
-            while index < list.count {
-                let callback = list[index]
-                index += 1
-                switch callback {
-                case .inline(let body):
-                    body(result)
-                case .scheduled(let scheduled):
-                    let rest = list
-                    let next = index
-                    scheduled.context.execute { [self] in
-                        scheduled.body(result)
-                        Trampoline.run(
-                            { self.runTurns(rest, from: next, result) },
-                            orQueue: { self.runTurns(rest, from: next, result) }
-                        )
+        if handsOut {
+            list.forEach { entry in
+                switch entry {
+                case .scheduled(let scheduled): scheduled.submit(result)
+                case .removable(let removable):
+                    if case .callback(let context, let body)? = removable.kind, !context.isImmediate {
+                        ScheduledCallback(context: context, body: body).submit(result)
                     }
-                    return
-                case .wakeUp, .cancellation, .removable:
-                    continue
+                case .inline, .wakeUp, .cancellation, .observer: break
                 }
             }
-            lock.lock()
-            let queued = state.endTurn()
-            lock.unlock()
-            guard let queued else { return }
-            list = queued
-            index = 0
+            finishHandingOut(result)
+        }
+        list.forEach { entry in
+            switch entry {
+            case .inline(let body): body(result)
+            case .removable(let removable):
+                if case .callback(let context, let body)? = removable.kind, context.isImmediate { body(result) }
+            case .scheduled, .wakeUp, .cancellation, .observer: break
+            }
         }
     }
 
-    /// Ends a turn taken by ``withTurnIfCompleted(_:)``, running whatever was queued meanwhile.
+    /// Hands out the callbacks for other contexts that were registered while the completer was handing
+    /// out its list, until none is left; then registrations hand out their callbacks themselves.
+    @usableFromInline
+    func finishHandingOut(_ result: Result<T, E>) {
+        while true {
+            lock.lock()
+            let late = state.takeLate()
+            if late == nil { handingOut = false }
+            lock.unlock()
+            guard let late else { return }
+            late.forEach { entry in
+                switch entry {
+                case .scheduled(let scheduled): scheduled.submit(result)
+                case .removable(let removable):
+                    if case .callback(let context, let body)? = removable.kind {
+                        ScheduledCallback(context: context, body: body).submit(result)
+                    }
+                case .inline, .wakeUp, .cancellation, .observer: break
+                }
+            }
+        }
+    }
+
+    /// Runs one callback registered after completion: immediate ones through the trampoline, others
+    /// handed to their context.
     @inlinable
-    func endTurn(_ result: Result<T, E>) {
-        lock.lock()
-        let queued = state.endTurn()
-        lock.unlock()
-        if let queued {
-            Trampoline.run(
-                { self.runTurns(queued, from: 0, result) },
-                orQueue: { self.runTurns(queued, from: 0, result) }
-            )
+    func run(_ callback: Callback<T, E>, _ result: Result<T, E>) {
+        switch callback {
+        case .inline(let body):
+            Trampoline.run({ body(result) }, orQueue: { body(result) })
+        case .scheduled(let scheduled):
+            scheduled.submit(result)
+        case .wakeUp(let wakeUp), .observer(let wakeUp):
+            wakeUp(result)
+        case .removable(let entry):
+            if let kind = entry.kind {
+                entry.kind = nil
+                run(kind, result)
+            }
+        case .cancellation:
+            break
+        }
+    }
+
+    /// Runs a removable entry's wake-up or callback with `result` (handlers are never run with a result).
+    @usableFromInline
+    func run(_ kind: RemovableEntry<T, E>.Kind, _ result: Result<T, E>) {
+        switch kind {
+        case .wakeUp(let wakeUp):
+            wakeUp(result)
+        case .callback(let context, let body):
+            if context.isImmediate {
+                Trampoline.run({ body(result) }, orQueue: { body(result) })
+            } else {
+                ScheduledCallback(context: context, body: body).submit(result)
+            }
+        case .cancellation:
+            break
         }
     }
 
@@ -371,30 +515,81 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// Asks the producer of this future to stop; the first request while pending runs the handlers
-    /// registered with ``onCancellationRequested(_:)`` (on the calling thread).
+    /// registered with ``onCancellationRequested(_:)`` (on the calling thread, through the trampoline).
     ///
     /// A request never completes the future by itself: the producer decides how to react (usually by
     /// failing it with a cancellation error). On a completed future it does nothing.
+    ///
+    /// On a future derived from others (by `map`, `flatMap`, `recover`, `zip`, `sequence`, `timeout`, …)
+    /// the request travels upstream: each source is asked only when every consumer registered on it while
+    /// it was pending has asked, so work shared with another consumer that still waits is never cancelled.
+    /// This is an explicit request on *this* future, whoever else waits for it.
     public func requestCancellation() {
         lock.lock()
-        guard !cancellationRequested, state.result == nil else {
+        guard !cancellationRequested, !completed else {
             lock.unlock()
             return
         }
         cancellationRequested = true
         let handlers = state.takeCancellationHandlers()
         lock.unlock()
-        for handler in handlers { handler() }
+        Self.runCancellationHandlers(handlers)
+    }
+
+    /// One of this future's consumers (a derived future, a waiter, a combinator that owns its input) no
+    /// longer needs the result and asks for cancellation. The request is made once every consumer that
+    /// registered while the future was pending has asked. Each consumer asks at most once.
+    @usableFromInline
+    func consumerRequestsCancellation() {
+        lock.lock()
+        guard !cancellationRequested, !completed else {
+            lock.unlock()
+            return
+        }
+        cancellationAsks &+= 1
+        guard cancellationAsks >= consumers else {
+            lock.unlock()
+            return
+        }
+        cancellationRequested = true
+        let handlers = state.takeCancellationHandlers()
+        lock.unlock()
+        Self.runCancellationHandlers(handlers)
+    }
+
+    /// Makes a cancellation request on this future (a derived one) reach `source`, as one of `source`'s
+    /// consumers. Call it right after registering this future's completion on `source`, so the consumer
+    /// it speaks for is counted. Does nothing if `source` is completed, or has never had a cancellation
+    /// handler (nobody there would react); holds `source` weakly.
+    @inlinable
+    func forwardsCancellation<S: Sendable, SE: Error>(to source: Future<S, SE>) {
+        source.lock.lock()
+        let worthIt = source.acceptsCancellation && !source.completed
+        source.lock.unlock()
+        guard worthIt else { return }
+        onCancellationRequested { [weak source] in source?.consumerRequestsCancellation() }
     }
 
     /// Registers `handler` to run when cancellation of this pending future is requested.
     ///
     /// Runs at once (on the calling thread) if cancellation was already requested; never runs if the
-    /// future completes first (the handler is then released).
+    /// future completes first (the handler is then released). Handlers run through the trampoline, so a
+    /// request travelling up a chain of any length is stack-safe.
     public func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
         lock.lock()
         let action = state.registerCancellationHandler(handler, alreadyRequested: cancellationRequested)
+        if action != .dropped { acceptsCancellation = true }
         lock.unlock()
-        if case .runNow = action { handler() }
+        if case .runNow = action { Self.runCancellationHandlers([handler]) }
+    }
+
+    /// Runs cancellation handlers through the trampoline, in registration order.
+    @usableFromInline
+    static func runCancellationHandlers(_ handlers: [@Sendable () -> Void]) {
+        guard !handlers.isEmpty else { return }
+        Trampoline.run(
+            { for handler in handlers { handler() } },
+            orQueue: { for handler in handlers { handler() } }
+        )
     }
 }

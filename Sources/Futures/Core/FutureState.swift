@@ -1,41 +1,35 @@
 /// The state machine of one future. Pure: no locking, no side effects.
 ///
 /// ```
-///             complete(r), no callbacks
-///   pending ──────────────────────────────▶ idle(r) ◀──────────────┐
-///      │                                       │ register:          │ endTurn,
-///      │ complete(r), callbacks waiting        │ takes the turn     │ nothing queued
-///      ▼                                       ▼                    │
-///   running(r) ◀───────────────────────── running(r) ───────────────┘
-///      │  ▲ endTurn: hands out the queue       │
-///      │  └──────────────┐                     │ register while running
-///      ▼                 │                     ▼
-///   runningWithQueue(r, queued) ◀── register ──┘
+///                 complete(r)
+///   pending ───────────────────────▶ completed(r)
+///     │ register: append                 │ register: run / hand out now
+///     │                                  │   (while the completer is still handing callbacks to
+///     │                                  │    other contexts, one on another context queues behind
+///     │                                  ▼    them instead)
+///     │                        completedWithLate(r, late) ── takeLate ──▶ completed(r)
 /// ```
 ///
-/// - `pending` holds the waiting callbacks (and cancellation handlers, and wake-ups of waiters).
-/// - A result is set at most once: `complete` on any completed state is refused (`.alreadyCompleted`).
-/// - Callbacks take turns. While one runs (`running`), newly registered callbacks are queued behind it
-///   (`runningWithQueue`, which boxes its queue: it is the rare case, and keeping it out of line keeps
-///   every future small). Ending a turn hands out the queue or returns to `idle`.
-/// - Completing hands the whole list out; a completed state keeps only the result.
-/// - Removable entries (boxed wake-ups and cancellation handlers) behave like their plain
-///   counterparts; while pending, ``remove(_:)`` takes one back, so an abandoned waiter or a disposed
-///   token registration leaves nothing behind.
+/// - `pending` holds the waiting entries (callbacks, wake-ups of waiters, cancellation handlers).
+/// - A result is set at most once: `complete` on a completed state is refused (`.alreadyCompleted`).
+/// - Completing hands the whole list out; a completed state keeps only the result. No callback waits for
+///   another: callbacks of one future on one serial context run in registration order because they are
+///   handed to it in that order; the `completedWithLate` state keeps that true for registrations racing
+///   with the completer.
+/// - Removable entries can be taken back in O(1) while pending (``remove(_:)``).
 ///
 /// ``Future`` holds this enum under its lock, calls one event, and performs the returned action after
 /// unlocking.
 @usableFromInline
 enum FutureState<T: Sendable, E: Error> {
     case pending(CallbackList<T, E>)
-    case idle(Result<T, E>)
-    case running(Result<T, E>)
-    case runningWithQueue(QueuedCallbacks<T, E>)
+    case completed(Result<T, E>)
+    case completedWithLate(LateCallbacks<T, E>)
 
     @inlinable
     init(result: Result<T, E>?) {
         if let result {
-            self = .idle(result)
+            self = .completed(result)
         } else {
             self = .pending(.empty)
         }
@@ -46,26 +40,15 @@ enum FutureState<T: Sendable, E: Error> {
     var result: Result<T, E>? {
         switch self {
         case .pending: return nil
-        case .idle(let result), .running(let result): return result
-        case .runningWithQueue(let queued): return queued.result
+        case .completed(let result): return result
+        case .completedWithLate(let late): return late.result
         }
     }
 
-    /// Whether a callback's turn is in progress.
-    var isRunningCallbacks: Bool {
-        switch self {
-        case .pending, .idle: return false
-        case .running, .runningWithQueue: return true
-        }
-    }
-
-    /// The callbacks waiting: for completion while pending, for their turn while running.
-    var waitingCallbacks: CallbackList<T, E> {
-        switch self {
-        case .pending(let list): return list
-        case .idle, .running: return .empty
-        case .runningWithQueue(let queued): return queued.list
-        }
+    /// The entries waiting for completion (empty once completed).
+    var pendingEntries: CallbackList<T, E> {
+        if case .pending(let list) = self { return list }
+        return .empty
     }
 
     @usableFromInline
@@ -74,80 +57,64 @@ enum FutureState<T: Sendable, E: Error> {
         case alreadyCompleted
         /// Completed; nobody was waiting.
         case completed
-        /// Completed; run these (wake-ups first, then callbacks in turn). The turn is now taken.
+        /// Completed; run these (wake-ups first, then hand-outs, then immediate callbacks).
         case run(CallbackList<T, E>)
     }
 
     @inlinable
     mutating func complete(_ result: Result<T, E>) -> CompleteAction {
         guard case .pending(let list) = self else { return .alreadyCompleted }
-        if list.isEmpty {
-            self = .idle(result)
-            return .completed
-        }
-        self = .running(result)
-        return .run(list)
+        self = .completed(result)
+        return list.isEmpty ? .completed : .run(list)
     }
 
     @usableFromInline
     enum RegisterAction {
-        /// Stored: runs at completion, or in its turn.
+        /// Stored: runs at completion, or (queued behind a hand-out in progress) right after it.
         case stored
-        /// The future is completed and idle: the caller has taken the turn and runs it now.
+        /// The future is completed: the caller runs it (or hands it to its context) now.
         case runNow(Result<T, E>)
     }
 
+    /// Registers an entry. `handingOut` says whether the completer is still handing callbacks to other
+    /// contexts; a callback for another context then queues behind them.
     @inlinable
-    mutating func register(_ callback: Callback<T, E>) -> RegisterAction {
+    mutating func register(_ callback: Callback<T, E>, handingOut: Bool) -> RegisterAction {
         switch self {
         case .pending(var list):
             self = .pending(.empty)  // release our reference so `list` appends in place
             list.append(callback)
             self = .pending(list)
             return .stored
-        case .idle(let result):
-            self = .running(result)
-            return .runNow(result)
-        case .running(let result):
-            self = .runningWithQueue(QueuedCallbacks(result: result, list: .one(callback)))
+        case .completed(let result):
+            guard handingOut, Self.isHandedOut(callback) else { return .runNow(result) }
+            self = .completedWithLate(LateCallbacks(result: result, list: .one(callback)))
             return .stored
-        case .runningWithQueue(let queued):
-            queued.list.append(callback)
+        case .completedWithLate(let late):
+            guard Self.isHandedOut(callback) else { return .runNow(late.result) }
+            late.list.append(callback)
             return .stored
         }
     }
 
-    /// Takes the turn if the future is completed and no callback is running.
     @inlinable
-    mutating func takeTurnIfCompleted() -> Result<T, E>? {
-        guard case .idle(let result) = self else { return nil }
-        self = .running(result)
-        return result
-    }
-
-    /// Ends a turn: returns the callbacks queued meanwhile (the turn stays taken), or gives it up.
-    @inlinable
-    mutating func endTurn() -> CallbackList<T, E>? {
-        switch self {
-        case .running(let result):
-            self = .idle(result)
-            return nil
-        case .runningWithQueue(let queued):
-            self = .running(queued.result)
-            return queued.list
-        case .pending, .idle:
-            preconditionFailure("Futures: a turn ended that was never taken")
+    static func isHandedOut(_ callback: Callback<T, E>) -> Bool {
+        switch callback {
+        case .scheduled: return true
+        case .removable(let entry):
+            if case .callback(let context, _)? = entry.kind { return !context.isImmediate }
+            return false
+        case .inline, .wakeUp, .cancellation, .observer: return false
         }
     }
 
-    /// Registers a waiter; returns the result at once if there is one.
+    /// The completer has handed its list out: returns what queued meanwhile (to hand out next), or `nil`
+    /// when nothing did (the hand-out is over).
     @inlinable
-    mutating func registerWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) -> Result<T, E>? {
-        guard case .pending(var list) = self else { return result }
-        self = .pending(.empty)
-        list.append(.wakeUp(wakeUp))
-        self = .pending(list)
-        return nil
+    mutating func takeLate() -> CallbackList<T, E>? {
+        guard case .completedWithLate(let late) = self else { return nil }
+        self = .completed(late.result)
+        return late.list
     }
 
     @usableFromInline
@@ -173,37 +140,41 @@ enum FutureState<T: Sendable, E: Error> {
 
     @usableFromInline
     enum RemovableRegistration {
-        /// Stored: it runs at completion (a wake-up) or at the first cancellation request (a handler),
-        /// unless removed first.
+        /// Stored: it runs at completion (a wake-up, a callback) or at the first cancellation request
+        /// (a handler), unless removed first.
         case stored
-        /// Completed: a wake-up must be called with this result now; a handler is never needed.
+        /// Completed: a wake-up or callback must run with this result now; a handler is never needed.
         case completed(Result<T, E>)
-        /// Cancellation was already requested: a handler must run now (a wake-up is stored).
+        /// Cancellation was already requested: a handler must run now (a wake-up or callback is stored).
         case cancellationRequested
     }
 
-    /// Registers a wake-up or cancellation handler that can be removed again with ``remove(_:)``.
+    /// Registers a removable entry, to be taken back with ``remove(_:)``.
     mutating func registerRemovable(
         _ entry: RemovableEntry<T, E>,
-        alreadyRequested: Bool
+        alreadyRequested: Bool,
+        handingOut: Bool
     ) -> RemovableRegistration {
-        guard case .pending(var list) = self else { return .completed(result!) }
-        if alreadyRequested, case .cancellation = entry.kind { return .cancellationRequested }
-        self = .pending(.empty)
-        list.append(.removable(entry))
-        self = .pending(list)
+        guard case .pending = self else {
+            if handingOut, case .stored = register(.removable(entry), handingOut: true) { return .stored }
+            return .completed(result!)
+        }
+        if alreadyRequested, entry.isCancellationHandler { return .cancellationRequested }
+        _ = register(.removable(entry), handingOut: false)
         return .stored
     }
 
-    /// Takes back an entry registered with ``registerRemovable(_:alreadyRequested:)``; returns `false`
-    /// if it is no longer stored (it already ran or is about to, or the future completed and dropped it).
-    mutating func remove(_ entry: RemovableEntry<T, E>) -> Bool {
+    /// Takes back an entry registered with ``registerRemovable(_:alreadyRequested:handingOut:)`` in O(1):
+    /// returns what it held (for the caller to release after unlocking), or `nil` if it is no longer
+    /// stored (it ran or is about to, or was removed already).
+    mutating func remove(_ entry: RemovableEntry<T, E>) -> RemovableEntry<T, E>.Kind? {
         // Once completed nothing removable is stored: completion handed every entry out.
-        guard case .pending(var list) = self else { return false }
-        self = .pending(.empty)
-        let found = list.remove(entry)
-        self = .pending(list)
-        return found
+        guard case .pending = self, let kind = entry.kind else { return nil }
+        entry.kind = nil
+        if case .one(.removable(let only)) = pendingEntries, only === entry {
+            self = .pending(.empty)
+        }
+        return kind
     }
 
     /// Removes and returns the cancellation handlers of a pending future (none once completed).
@@ -214,13 +185,19 @@ enum FutureState<T: Sendable, E: Error> {
         self = .pending(list)
         return handlers
     }
+
+    /// Takes the whole list of a pending future out (for a future being deallocated while pending).
+    mutating func takePendingList() -> CallbackList<T, E> {
+        guard case .pending(let list) = self else { return .empty }
+        self = .pending(.empty)
+        return list
+    }
 }
 
-/// Callbacks registered while another callback's turn was running, with the result they will get.
-///
-/// Mutated only under the owning future's lock.
+/// Callbacks for other contexts registered while the completer was still handing out the list, with the
+/// result they will get. Mutated only under the owning future's lock; allocated only in that race.
 @usableFromInline
-final class QueuedCallbacks<T: Sendable, E: Error> {
+final class LateCallbacks<T: Sendable, E: Error> {
     @usableFromInline let result: Result<T, E>
     @usableFromInline var list: CallbackList<T, E>
 

@@ -15,7 +15,7 @@
 ///   ``FuturesDiagnostic/promiseDropped(type:file:line:)`` when the promise is deallocated. If the
 ///   failure type can hold a ``FuturesError`` (`any Error`, or `FuturesError` itself) the future then
 ///   fails with ``FuturesError/brokenPromise``, so no waiter hangs; other failure types cannot express
-///   it, and their future stays pending (the report says so).
+///   it: their future stays pending (the report says so) and its callbacks are released unrun.
 ///
 /// Combinators never create promises: they write their futures directly, so this small object exists
 /// only where you ask for one.
@@ -45,6 +45,10 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
         FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: "\(file)", line: line))
         if let error = FuturesError.brokenPromise as? E {
             future.complete(.failure(error))
+        } else {
+            // Nothing can complete the future any more: its callbacks will never run, so release them
+            // (and what they captured) now instead of keeping them as long as someone holds the future.
+            future.abandon()
         }
     }
 
@@ -92,12 +96,14 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// Completes the future with `other`'s result once `other` completes.
     ///
     /// The promise stays alive until then, so dropping it right after this call is fine. If this
-    /// promise was completed meanwhile, the later result is ignored and reported.
+    /// promise was completed meanwhile, the later result is ignored and reported. A cancellation request on
+    /// this promise's future is forwarded to `other`, as one of its consumers.
     public func completeWith(_ other: Future<T, E>) {
         if let result = other.result {
             complete(result)
         } else {
             other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+            future.forwardsCancellation(to: other)
         }
     }
 }

@@ -9,6 +9,9 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
     case futureCompletedTwice(file: String, line: UInt)
     /// A ``Promise`` created at `file`:`line` was deallocated before it was completed.
     case promiseDropped(type: String, file: String, line: UInt)
+    /// An ``ExecutionContext`` ran a task it was given a second time. The callback ran once, at the
+    /// first run; the second run did nothing.
+    case contextRanTaskTwice
 
     /// A one-line, human-readable account of the misuse.
     public var description: String {
@@ -20,6 +23,8 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case .promiseDropped(let type, let file, let line):
             return
                 "Futures: \(type) created at \(file):\(line) was deallocated without being completed; its future fails with FuturesError.brokenPromise if its error type allows, otherwise it never completes"
+        case .contextRanTaskTwice:
+            return "Futures: an execution context ran a callback's task twice; the second run was ignored"
         }
     }
 }

@@ -8,12 +8,18 @@ import Testing
 #endif
 
 /// A session that never uses a proxy and gives up after 10 s, so no test can hang on the network.
-func makeLoopbackSession() -> URLSession {
+/// One session for every loopback test, kept for the whole run (a session per test was never invalidated,
+/// which LeakSanitizer reports as leaked connection state).
+let loopbackSession: URLSession = {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.connectionProxyDictionary = [:]
     configuration.timeoutIntervalForRequest = 10
     configuration.timeoutIntervalForResource = 10
     return URLSession(configuration: configuration)
+}()
+
+func makeLoopbackSession() -> URLSession {
+    loopbackSession
 }
 
 func httpStatus(_ response: URLResponse) -> Int? {

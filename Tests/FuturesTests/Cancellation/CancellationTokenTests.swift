@@ -7,7 +7,7 @@ import Testing
 func storedEntryCount<T, E>(_ future: Future<T, E>) -> Int {
     future.lock.lock()
     defer { future.lock.unlock() }
-    return future.state.waitingCallbacks.count
+    return future.state.pendingEntries.liveCount
 }
 
 /// How many handlers a ``CancellationSource``'s table holds right now.

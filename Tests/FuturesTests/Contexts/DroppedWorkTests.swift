@@ -6,7 +6,7 @@ import Testing
 
 @Suite("A context that does not run its task: defined outcomes")
 struct DroppedWorkTests {
-    @Test func aCustomContextThatDropsTasksHoldsBackLaterCallbacksButNothingCrashes() {
+    @Test func aCustomContextThatDropsTasksLosesOnlyItsOwnCallbackAndNothingCrashes() {
         let dropping = ExecutionContext { _ in }
         let ran = Recorder<String>()
         let promise = Promise<Int, Never>()
@@ -14,7 +14,7 @@ struct DroppedWorkTests {
         promise.future.onSuccess(dropping) { _ in ran.append("dropped") }
         promise.future.onSuccess(immediateExecutionContext) { _ in ran.append("behind") }
         promise.success(1)
-        #expect(ran.values == ["before"])
+        #expect(ran.values == ["before", "behind"], "no callback waits for one on another context")
         #expect(promise.future.value == 1)  // the future itself is completed
         #expect(promise.future.forced() == .success(1))  // waiting does not depend on callbacks
     }
@@ -44,23 +44,40 @@ struct DroppedWorkTests {
         #expect(await ranOn.future.get() == "bf.released")
     }
 
-    @Test func aSuspendedOperationQueueHoldsBackItsCallbackAndTheOnesBehindUntilResumed() async {
+    @Test func aSuspendedOperationQueueHoldsBackOnlyItsOwnCallbackUntilResumed() async {
         let queue = OperationQueue()
         queue.isSuspended = true
         let ran = Recorder<String>()
-        let behindRan = Promise<Void, Never>()
+        let queuedRan = Promise<Void, Never>()
         let promise = Promise<Int, Never>()
-        promise.future.onSuccess(queue.context) { _ in ran.append("queued") }
-        promise.future.onSuccess(immediateExecutionContext) { _ in
-            ran.append("behind")
-            behindRan.success(())
+        promise.future.onSuccess(queue.context) { _ in
+            ran.append("queued")
+            queuedRan.success(())
         }
+        promise.future.onSuccess(immediateExecutionContext) { _ in ran.append("behind") }
         promise.success(1)
-        // The queue is suspended, so neither callback can have run, however long we looked.
-        #expect(ran.values.isEmpty)
+        // The callback on the immediate context does not wait for the one on the suspended queue.
+        #expect(ran.values == ["behind"])
         #expect(promise.future.isCompleted)
         queue.isSuspended = false
-        await behindRan.future.get()
-        #expect(ran.values == ["queued", "behind"])
+        await queuedRan.future.get()
+        #expect(ran.values == ["behind", "queued"])
+    }
+
+    @Test func aContextThatRunsATaskTwiceRunsTheCallbackOnceAndReports() {
+        let twice = ExecutionContext { task in
+            task()
+            task()
+        }
+        let reports = Recorder<FuturesDiagnostic>()
+        let runs = Recorder<Int>()
+        FuturesDiagnostics.withHandler({ reports.append($0) }) {
+            Future<Int, Never>(value: 4).onSuccess(twice) { runs.append($0) }
+            let promise = Promise<Int, Never>()
+            promise.future.onSuccess(twice) { runs.append($0) }
+            promise.success(5)
+        }
+        #expect(runs.values == [4, 5])
+        #expect(reports.values == [.contextRanTaskTwice, .contextRanTaskTwice])
     }
 }

@@ -50,28 +50,32 @@ struct FutureCoreTests {
         #expect(order.values == Array(0...100))
     }
 
-    @Test func callbacksOnDifferentQueuesNeverOverlapAndKeepTheirOrder() async {
+    @Test func callbacksKeepRegistrationOrderOnEachSerialQueueAndRunOnIt() async {
         let promise = Promise<Int, Never>()
-        let order = Recorder<Int>()
-        let running = Counter()
-        let overlaps = Counter()
-        let queues = (0..<4).map { DispatchQueue(label: "q\($0)") }
-        let done = Promise<Void, Never>()
+        let key = DispatchSpecificKey<Int>()
+        let queues = (0..<4).map { lane in
+            let queue = DispatchQueue(label: "q\(lane)")
+            queue.setSpecific(key: key, value: lane)
+            return queue
+        }
+        let orders = (0..<4).map { _ in Recorder<Int>() }
+        let offQueue = Counter()
+        let done = (0..<4).map { _ in Promise<Void, Never>() }
         let count = 200
         for index in 0..<count {
-            promise.future.onComplete(ExecutionContext(queue: queues[index % 4])) { _ in
-                if running.increment() != 1 {
-                    overlaps.increment()
-                }
-                order.append(index)
-                running.decrement()
-                if index == count - 1 { done.success(()) }
+            let lane = index % 4
+            promise.future.onComplete(ExecutionContext(queue: queues[lane])) { _ in
+                if DispatchQueue.getSpecific(key: key) != lane { offQueue.increment() }
+                orders[lane].append(index)
+                if index >= count - 4 { done[lane].success(()) }
             }
         }
         promise.success(1)
-        await done.future.get()
-        #expect(order.values == Array(0..<count))
-        #expect(overlaps.value == 0)
+        for lane in 0..<4 { await done[lane].future.get() }
+        for lane in 0..<4 {
+            #expect(orders[lane].values == Array(stride(from: lane, to: count, by: 4)))
+        }
+        #expect(offQueue.value == 0)
     }
 
     @Test func mapAndFlatMapChainTransformValues() {

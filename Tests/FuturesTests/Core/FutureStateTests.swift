@@ -6,6 +6,10 @@ import Testing
 struct FutureStateTests {
     typealias State = FutureState<Int, Never>
 
+    static let immediate: Callback<Int, Never> = .inline { _ in }
+    static let onQueue: Callback<Int, Never> = .scheduled(
+        ScheduledCallback(context: ExecutionContext { $0() }) { _ in })
+
     @Test func completingAPendingStateWithNoCallbacksJustStoresTheResult() {
         var state = State(result: nil)
         guard case .completed = state.complete(.success(1)) else {
@@ -13,7 +17,6 @@ struct FutureStateTests {
             return
         }
         #expect(state.result.map { $0.get() } == 1)
-        #expect(!state.isRunningCallbacks)
     }
 
     @Test func completingTwiceIsRefusedAndKeepsTheFirstResult() {
@@ -26,151 +29,124 @@ struct FutureStateTests {
         #expect(state.result.map { $0.get() } == 1)
     }
 
-    @Test func completingHandsOutEveryStoredCallbackAndKeepsNone() {
+    @Test func completingHandsOutEveryStoredEntryInOrderAndKeepsNone() {
         var state = State(result: nil)
-        _ = state.register(.inline { _ in })
-        _ = state.register(.inline { _ in })
-        _ = state.register(.inline { _ in })
-        guard case .run(let list) = state.complete(.success(1)) else {
+        #expect(state.register(Self.immediate, handingOut: false) == .stored)
+        #expect(state.register(Self.onQueue, handingOut: false) == .stored)
+        #expect(state.register(.wakeUp { _ in }, handingOut: false) == .stored)
+        guard case .run(let list) = state.complete(.success(7)) else {
             Issue.record("expected .run")
             return
         }
         #expect(list.count == 3)
-        #expect(state.waitingCallbacks.isEmpty)
-        #expect(state.isRunningCallbacks)
-    }
-
-    @Test func registeringOnAnIdleCompletedStateTakesTheTurn() {
-        var state = State(result: .success(5))
-        guard case .runNow(let result) = state.register(.inline { _ in }) else {
-            Issue.record("expected .runNow")
+        guard case .inline = list[0], case .scheduled = list[1], case .wakeUp = list[2] else {
+            Issue.record("registration order not kept: \(list)")
             return
         }
-        #expect(result.get() == 5)
-        #expect(state.isRunningCallbacks)
-        // A second registration while the turn is taken waits in line.
-        guard case .stored = state.register(.inline { _ in }) else {
-            Issue.record("expected .stored")
-            return
-        }
-        #expect(state.endTurn()?.count == 1)
-        #expect(state.isRunningCallbacks)
-        #expect(state.endTurn() == nil)
-        #expect(!state.isRunningCallbacks)
+        #expect(state.pendingEntries.isEmpty, "a completed state keeps only its result")
     }
 
-    @Test func takeTurnIfCompletedFailsWhilePendingOrBusy() {
-        var pending = State(result: nil)
-        #expect(pending.takeTurnIfCompleted() == nil)
-        var done = State(result: .success(1))
-        #expect(done.takeTurnIfCompleted() != nil)
-        #expect(done.takeTurnIfCompleted() == nil)
+    @Test func registeringOnACompletedStateRunsNowWhateverTheContext() {
+        var state = State(result: .success(3))
+        #expect(state.register(Self.immediate, handingOut: false) == .runNow(.success(3)))
+        #expect(state.register(Self.onQueue, handingOut: false) == .runNow(.success(3)))
+        #expect(state.register(.wakeUp { _ in }, handingOut: false) == .runNow(.success(3)))
     }
 
-    @Test func cancellationHandlersAreHandedOutAndOnlyWhilePending() {
+    @Test func whileTheCompleterHandsOutOnlyCallbacksForOtherContextsQueueBehindIt() {
+        var state = State(result: .success(3))
+        // Immediate callbacks and waiters never wait: they run on the registering thread.
+        #expect(state.register(Self.immediate, handingOut: true) == .runNow(.success(3)))
+        #expect(state.register(.wakeUp { _ in }, handingOut: true) == .runNow(.success(3)))
+        // A callback for another context queues behind the hand-out, keeping registration order there.
+        #expect(state.register(Self.onQueue, handingOut: true) == .stored)
+        #expect(state.register(Self.onQueue, handingOut: true) == .stored)
+        #expect(state.result.map { $0.get() } == 3)
+        let late = state.takeLate()
+        #expect(late?.count == 2)
+        #expect(state.takeLate() == nil, "the hand-out is over once nothing queued")
+        #expect(state.register(Self.onQueue, handingOut: false) == .runNow(.success(3)))
+    }
+
+    @Test func cancellationHandlersAreTakenOutAndTheOtherEntriesStayInOrder() {
         var state = State(result: nil)
-        _ = state.register(.inline { _ in })
+        _ = state.register(Self.immediate, handingOut: false)
         #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .stored)
-        #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .stored)
-        #expect(state.takeCancellationHandlers().count == 2)
-        #expect(state.waitingCallbacks.count == 1, "the ordinary callback stays")
-        #expect(state.takeCancellationHandlers().isEmpty, "handlers are handed out once")
+        _ = state.register(.wakeUp { _ in }, handingOut: false)
+        #expect(state.takeCancellationHandlers().count == 1)
+        #expect(state.pendingEntries.count == 2)
+        guard case .inline = state.pendingEntries[0], case .wakeUp = state.pendingEntries[1] else {
+            Issue.record("order not kept")
+            return
+        }
         #expect(state.registerCancellationHandler({}, alreadyRequested: true) == .runNow)
         _ = state.complete(.success(1))
         #expect(state.registerCancellationHandler({}, alreadyRequested: false) == .dropped)
         #expect(state.takeCancellationHandlers().isEmpty)
     }
 
-    @Test func callbacksQueuedDuringATurnAreHandedOutWhenItEnds() {
-        var state = State(result: .success(1))
-        guard case .runNow = state.register(.inline { _ in }) else {
-            Issue.record("expected .runNow")
-            return
-        }
-        for _ in 0..<3 { _ = state.register(.inline { _ in }) }
-        #expect(state.waitingCallbacks.count == 3)
-        #expect(state.endTurn()?.count == 3)
-        #expect(state.isRunningCallbacks, "the turn stays taken while the queue runs")
-        #expect(state.endTurn() == nil)
-        #expect(!state.isRunningCallbacks)
-        #expect(state.result.map { $0.get() } == 1)
-    }
-
-    @Test func wakeUpsRegisteredOnACompletedStateGetTheResultAtOnce() {
-        var state = State(result: .success(3))
-        #expect(state.registerWakeUp { _ in }.map { $0.get() } == 3)
-        var pending = State(result: nil)
-        #expect(pending.registerWakeUp { _ in } == nil)
-        #expect(pending.waitingCallbacks.count == 1)
-    }
-
-    @Test func removableEntriesCanBeTakenBackWhilePendingAndOnlyOnce() {
+    @Test func aRemovableEntryIsTakenBackInConstantTimeAndLeavesOnlyATombstone() {
         var state = State(result: nil)
-        let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        let entries = (0..<5).map { _ in RemovableEntry<Int, Never>(.wakeUp { _ in }) }
+        for entry in entries {
+            guard case .stored = state.registerRemovable(entry, alreadyRequested: false, handingOut: false) else {
+                Issue.record("expected .stored")
+                return
+            }
+        }
+        #expect(state.remove(entries[2]) != nil)
+        #expect(entries[2].kind == nil, "the closure is handed back for release")
+        #expect(state.remove(entries[2]) == nil, "removing twice finds nothing")
+        #expect(state.pendingEntries.liveCount == 4)
+        _ = state.complete(.success(1))
+        #expect(state.remove(entries[0]) == nil, "completion handed every entry out")
+    }
+
+    @Test func tombstonesAreShedBeforeTheListGrowsSoItStaysBounded() {
+        var state = State(result: nil)
+        for _ in 0..<10_000 {
+            let entry = RemovableEntry<Int, Never>(.wakeUp { _ in })
+            _ = state.registerRemovable(entry, alreadyRequested: false, handingOut: false)
+            _ = state.remove(entry)
+        }
+        #expect(state.pendingEntries.count < 64, "register/remove cycles must not grow the list")
+        #expect(state.pendingEntries.liveCount == 0)
+    }
+
+    @Test func aRemovableHandlerIsRunNowWhenCancellationWasRequestedAndNeverStoredOnceCompleted() {
+        var state = State(result: nil)
         let handler = RemovableEntry<Int, Never>(.cancellation {})
-        _ = state.register(.inline { _ in })
-        guard case .stored = state.registerRemovable(wakeUp, alreadyRequested: false),
-            case .stored = state.registerRemovable(handler, alreadyRequested: false)
+        guard case .cancellationRequested = state.registerRemovable(handler, alreadyRequested: true, handingOut: false)
         else {
-            Issue.record("expected both to be stored")
+            Issue.record("expected .cancellationRequested")
             return
         }
-        #expect(state.waitingCallbacks.count == 3)
-        #expect(removed(&state, wakeUp))
-        #expect(!removed(&state, wakeUp), "a second removal finds nothing")
-        #expect(state.waitingCallbacks.count == 2, "the callback and the handler stay, in order")
-        #expect(removed(&state, handler))
-        guard case .one(.inline) = state.waitingCallbacks else {
-            Issue.record("expected only the ordinary callback to remain")
-            return
-        }
-    }
-
-    @Test func removableHandlersAreHandedOutByACancellationRequestAndCannotBeRemovedAfterwards() {
-        var state = State(result: nil)
-        let handler = RemovableEntry<Int, Never>(.cancellation {})
+        _ = state.complete(.success(2))
         let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
-        _ = state.registerRemovable(handler, alreadyRequested: false)
-        _ = state.registerRemovable(wakeUp, alreadyRequested: false)
-        #expect(state.takeCancellationHandlers().count == 1)
-        #expect(!removed(&state, handler), "already handed out")
-        let late = RemovableEntry<Int, Never>(.cancellation {})
-        guard case .cancellationRequested = state.registerRemovable(late, alreadyRequested: true) else {
-            Issue.record("a handler registered after the request must run at once")
-            return
-        }
-        let lateWakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
-        guard case .stored = state.registerRemovable(lateWakeUp, alreadyRequested: true) else {
-            Issue.record("a wake-up still waits for the result")
-            return
-        }
-        #expect(removed(&state, wakeUp))
-        #expect(removed(&state, lateWakeUp))
-        #expect(state.waitingCallbacks.isEmpty)
-    }
-
-    @Test func completingHandsOutRemovableEntriesAndNothingIsRemovableAfterwards() {
-        var state = State(result: nil)
-        let wakeUp = RemovableEntry<Int, Never>(.wakeUp { _ in })
-        let handler = RemovableEntry<Int, Never>(.cancellation {})
-        _ = state.registerRemovable(wakeUp, alreadyRequested: false)
-        _ = state.registerRemovable(handler, alreadyRequested: false)
-        guard case .run(let list) = state.complete(.success(1)) else {
-            Issue.record("expected .run")
-            return
-        }
-        #expect(list.count == 2)
-        #expect(!removed(&state, wakeUp) && !removed(&state, handler))
-        let late = RemovableEntry<Int, Never>(.wakeUp { _ in })
-        guard case .completed(let result) = state.registerRemovable(late, alreadyRequested: false) else {
+        guard case .completed(.success(2)) = state.registerRemovable(wakeUp, alreadyRequested: false, handingOut: false)
+        else {
             Issue.record("expected .completed")
             return
         }
-        #expect(result.get() == 1)
-        #expect(state.takeCancellationHandlers().isEmpty)
     }
 
-    private func removed(_ state: inout State, _ entry: RemovableEntry<Int, Never>) -> Bool {
-        state.remove(entry)
+    @Test func aPendingListIsTakenWholeForReleaseAndLeavesThePendingStateEmpty() {
+        var state = State(result: nil)
+        _ = state.register(Self.immediate, handingOut: false)
+        _ = state.register(Self.immediate, handingOut: false)
+        #expect(state.takePendingList().count == 2)
+        #expect(state.pendingEntries.isEmpty)
+        #expect(state.result == nil)
+    }
+}
+
+extension FutureState.RegisterAction: Equatable where T: Equatable, E: Equatable {
+    /// Equal when both store, or both run now with equal results.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.stored, .stored): return true
+        case (.runNow(let a), .runNow(let b)): return a == b
+        default: return false
+        }
     }
 }
