@@ -95,6 +95,28 @@ struct StreamLockDisciplineTests {
         #expect(returned)
     }
 
+    /// A `for await` loop stopped by a failed result drops what it buffered; an event's `deinit` that
+    /// publishes to the same stream reaches the consumer again. Before the fix the buffer was dropped
+    /// under the consumer's lock and the thread spun forever.
+    @Test func stoppingALoopReleasesItsBufferOutsideItsLock() {
+        let returned = returnsOnAThread {
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                let promise = StreamPromise<OnDeinit>(capacity: 0)
+                var iterator = promise.stream.makeAsyncIterator()
+                promise.failure(FuturesError.noSuchElement)
+                promise.success(OnDeinit { [promise] in promise.success(OnDeinit {}) })
+                do {
+                    _ = try await iterator.next()
+                    Issue.record("the failed result should be thrown")
+                } catch {}
+                done.signal()
+            }
+            done.wait()
+        }
+        #expect(returned)
+    }
+
     /// A subscriber that joins while its replay is evicted by later results still gets the replay it
     /// was owed (the history at the time it subscribed), then every later result, in order.
     @Test func aReplayEvictedWhileOwedIsStillDeliveredInOrder() async {
