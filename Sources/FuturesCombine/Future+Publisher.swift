@@ -12,7 +12,8 @@ extension Futures.Future {
     ///
     /// Each subscriber gets the result when it has requested at least one value; the value is sent on
     /// the thread that completes the future (or that requests demand, if already completed). Cancelling
-    /// a subscription stops delivery to it; it does not cancel the future, which may have other consumers.
+    /// a subscription stops delivery to it, removes its callback from the (pending) future and releases
+    /// the subscriber at once; it does not cancel the future, which may have other consumers.
     public var publisher: FuturePublisher<T, E> {
         FuturePublisher(future: self)
     }
@@ -36,13 +37,18 @@ public struct FuturePublisher<T: Sendable, E: Error>: Publisher, Sendable {
 }
 
 /// Delivers a future's result to one subscriber, once, after it has demand.
+///
+/// Its callback is registered with a private ``CancelToken``, so ``cancel()`` takes it back from the
+/// pending future (nothing is left in the future's list) and releases the subscriber, outside the lock.
 final class FutureSubscription<T: Sendable, E: Error>: Subscription, @unchecked Sendable {
     // `@unchecked Sendable`: `subscriber` and `requested` are only touched under `lock`, and the
-    // subscriber is called after the lock is released, at most once (it is taken out under the lock).
+    // subscriber is called (or released) after the lock is released, at most once (it is taken out
+    // under the lock).
     private let lock = NSLock()
     private var subscriber: AnySubscriber<T, E>?
     private var requested = false
     private let future: Futures.Future<T, E>
+    private let registration = CancelToken()
 
     init(future: Futures.Future<T, E>, subscriber: AnySubscriber<T, E>) {
         self.future = future
@@ -56,7 +62,9 @@ final class FutureSubscription<T: Sendable, E: Error>: Subscription, @unchecked 
             return !requested && subscriber != nil
         }
         guard first else { return }
-        future.onComplete(immediateExecutionContext) { [self] result in deliver(result) }
+        future.onComplete(context: immediateExecutionContext, cancelToken: registration) { [self] result in
+            deliver(result)
+        }
     }
 
     private func deliver(_ result: Result<T, E>) {
@@ -75,6 +83,12 @@ final class FutureSubscription<T: Sendable, E: Error>: Subscription, @unchecked 
     }
 
     func cancel() {
-        lock.withLock { subscriber = nil }
+        let taken: AnySubscriber<T, E>? = lock.withLock {
+            defer { subscriber = nil }
+            return subscriber
+        }
+        // Released here, outside the lock; then the callback is taken back from the future.
+        _ = consume taken
+        future.cancel(registration)
     }
 }

@@ -56,10 +56,13 @@ final class FirstValueSubscriber<Input: Sendable, Failure: Error>: Subscriber, @
         case .finished: promise.tryComplete(.failure(FuturesError.noSuchElement))
         case .failure(let error): promise.tryComplete(.failure(error))
         }
-        lock.withLock {
+        let taken: (any Subscription)? = lock.withLock {
             done = true
-            subscription = nil
+            defer { subscription = nil }
+            return subscription
         }
+        // Released here, outside the lock.
+        _ = consume taken
     }
 
     /// Cancels the upstream subscription (once); with `failing`, fails the future as cancelled.

@@ -91,3 +91,40 @@ struct FuturesCombineTests {
 #else
     private typealias Combine_Future = OpenCombine.Future
 #endif
+
+/// Keeps the subscription it gets, so that a test can cancel it and watch it go away.
+private final class HoldingSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+    var subscription: (any Subscription)?
+    var received: [Int] = []
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+    func receive(_ input: Int) -> Subscribers.Demand {
+        received.append(input)
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+@Suite("FuturesCombine: cancelled subscriptions leave nothing behind")
+struct FuturesCombineCancellationTests {
+    /// Before the fix the subscription's callback stayed in the pending future (and kept the
+    /// subscription alive) until the future completed.
+    @Test func cancellingASubscriptionRemovesItsCallbackFromThePendingFuture() {
+        let promise = Promise<Int, Never>()
+        weak var released: AnyObject?
+        do {
+            let subscriber = HoldingSubscriber()
+            promise.future.publisher.subscribe(subscriber)
+            let subscription = subscriber.subscription
+            released = subscription.map { $0 as AnyObject }
+            subscription?.cancel()
+            subscriber.subscription = nil
+        }
+        #expect(released == nil, "the future no longer holds the cancelled subscription")
+        promise.success(1)
+    }
+}

@@ -8,12 +8,13 @@
 /// source.cancel()
 /// ```
 ///
-/// Backed by one core cell, like every future: ``cancel()`` is that cell's cancellation request.
-/// When the source is deallocated (or ``dispose()`` is called) before cancelling, every registered
-/// handler is released without running, since nobody can cancel any more.
+/// Registrations on its token are kept in a table keyed by registration: registering, disposing and
+/// cancelling cost O(1) amortised per handler, however many handlers the token has. When the source is
+/// deallocated (or ``dispose()`` is called) before cancelling, every registered handler is released
+/// without running, since nobody can cancel any more.
 public final class CancellationSource: Sendable {
-    /// The cell; it stays pending until ``dispose()`` or deinit, and cancel() is its cancellation request.
-    let cell = Future<Void, Never>()
+    /// The handlers of the token; ``cancel()`` runs them, ``dispose()`` releases them.
+    let cell = CancellationHub()
     /// Bumped by every `cancel(afterDelay:)`, so only the latest scheduled cancellation fires.
     let delayGeneration = LockedBox<Int>(0)
 
@@ -21,7 +22,7 @@ public final class CancellationSource: Sendable {
     public init() {}
 
     deinit {
-        cell.complete(.success(()))
+        cell.close()
     }
 
     /// The token producers observe.
@@ -34,8 +35,8 @@ public final class CancellationSource: Sendable {
         cell.isCancellationRequested
     }
 
-    /// Requests cancellation: the token's handlers run now, on the calling thread, each once.
-    /// Later calls, and calls after ``dispose()``, do nothing.
+    /// Requests cancellation: the token's handlers run now, on the calling thread, each once, in the
+    /// order they were registered. Later calls, and calls after ``dispose()``, do nothing.
     public func cancel() {
         cell.requestCancellation()
     }
@@ -43,6 +44,94 @@ public final class CancellationSource: Sendable {
     /// Releases every registered handler without running it; ``cancel()`` does nothing afterwards and
     /// the token stays as it is. Idempotent.
     public func dispose() {
-        cell.complete(.success(()))
+        cell.close()
+    }
+}
+
+/// The handlers registered on a ``CancellationSource``'s token, in a table keyed by registration
+/// number, so that a registration is removed in O(1).
+///
+/// Handlers run, and are released, after the lock is released.
+final class CancellationHub: CancellationSignal, @unchecked Sendable {
+    // `@unchecked Sendable`: every field below is only read and written between `lock.lock()` and
+    // `lock.unlock()`; the handlers are `@Sendable` and are called after unlocking.
+    private let lock = SpinLock()
+    private var handlers: [Int: @Sendable () -> Void] = [:]
+    private var nextKey = 0
+    private var requested = false
+    private var closed = false
+    /// Table operations performed (for the complexity test).
+    private var visits = 0
+
+    var isCancellationRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return requested
+    }
+
+    func registerCancellationHandler(_ handler: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
+        lock.lock()
+        if requested {
+            lock.unlock()
+            handler()
+            return nil
+        }
+        if closed {
+            lock.unlock()
+            return nil
+        }
+        let key = nextKey
+        nextKey += 1
+        visits += 1
+        handlers[key] = handler
+        lock.unlock()
+        return { [weak self] in self?.remove(key) }
+    }
+
+    /// Removes the handler registered as `key` (if still there) and releases it after unlocking.
+    private func remove(_ key: Int) {
+        lock.lock()
+        visits += 1
+        let removed = handlers.removeValue(forKey: key)
+        lock.unlock()
+        _ = consume removed
+    }
+
+    /// Runs every handler once, in registration order (the first request only, unless closed).
+    func requestCancellation() {
+        lock.lock()
+        guard !requested, !closed else {
+            lock.unlock()
+            return
+        }
+        requested = true
+        let taken = handlers
+        handlers = [:]
+        lock.unlock()
+        for key in taken.keys.sorted() { taken[key]?() }
+    }
+
+    /// Releases every handler without running it; later requests do nothing.
+    func close() {
+        lock.lock()
+        closed = true
+        let taken = handlers
+        handlers = [:]
+        lock.unlock()
+        _ = consume taken
+    }
+
+    /// How many handlers are registered (for tests).
+    var handlerCountForTesting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return handlers.count
+    }
+
+    /// Table operations performed so far (for the complexity test).
+    var visitsForTesting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return visits
     }
 }

@@ -27,8 +27,10 @@ public struct ExecutionContext: Sendable {
         /// Hand the task to a user-supplied function.
         case custom(@Sendable (@escaping @Sendable () -> Void) -> Void)
         /// Run on `base`, but only while `isOpen()` says so, checked on `base` just before the task
-        /// (an ``InvalidationToken``'s valid context). Never nested: ``gated(by:)`` merges the checks.
-        indirect case gated(base: Kind, isOpen: @Sendable () -> Bool)
+        /// (an ``InvalidationToken``'s valid context). Never nested: ``gated(by:tracker:)`` merges the
+        /// checks. `trackers` are the ``InvalidationToken``s behind the gate: registrations made through
+        /// the context are handed to them, so that `invalidate()` removes and releases them at once.
+        indirect case gated(base: Kind, isOpen: @Sendable () -> Bool, trackers: [InvalidationToken])
     }
 
     @usableFromInline
@@ -85,18 +87,30 @@ public struct ExecutionContext: Sendable {
     /// Runs `task` on a gated context's underlying context if the gate is still open then (out of line).
     @usableFromInline
     func executeGated(_ task: @escaping @Sendable () -> Void) {
-        guard case .gated(let base, let isOpen) = kind else { return execute(task) }
+        guard case .gated(let base, let isOpen, _) = kind else { return execute(task) }
         ExecutionContext(kind: base).execute {
             if isOpen() { task() }
         }
     }
 
     /// This context with every task skipped, at run time on this context, once `isOpen()` is false.
-    func gated(by isOpen: @escaping @Sendable () -> Bool) -> ExecutionContext {
-        if case .gated(let base, let outer) = kind {
-            return ExecutionContext(kind: .gated(base: base, isOpen: { outer() && isOpen() }))
+    ///
+    /// `tracker`, if any, is the invalidation token behind `isOpen`: registrations made through the
+    /// context are handed to it (see ``invalidationTrackers``).
+    func gated(by isOpen: @escaping @Sendable () -> Bool, tracker: InvalidationToken? = nil) -> ExecutionContext {
+        let added = tracker.map { [$0] } ?? []
+        if case .gated(let base, let outer, let trackers) = kind {
+            return ExecutionContext(
+                kind: .gated(base: base, isOpen: { outer() && isOpen() }, trackers: trackers + added))
         }
-        return ExecutionContext(kind: .gated(base: kind, isOpen: isOpen))
+        return ExecutionContext(kind: .gated(base: kind, isOpen: isOpen, trackers: added))
+    }
+
+    /// The invalidation tokens behind a gated context (empty otherwise): a registration made through
+    /// this context is handed to each of them, so that invalidating one removes and releases it.
+    var invalidationTrackers: [InvalidationToken] {
+        if case .gated(_, _, let trackers) = kind { return trackers }
+        return []
     }
 
     /// Splits a gated context into the context that runs callbacks and the check that guards each
@@ -104,7 +118,7 @@ public struct ExecutionContext: Sendable {
     /// so a closed gate skips only that callback, never the turns of the callbacks behind it.
     @usableFromInline
     var ungated: (context: ExecutionContext, isOpen: (@Sendable () -> Bool)?) {
-        if case .gated(let base, let isOpen) = kind {
+        if case .gated(let base, let isOpen, _) = kind {
             return (ExecutionContext(kind: base), isOpen)
         }
         return (self, nil)

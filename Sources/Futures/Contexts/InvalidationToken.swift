@@ -33,8 +33,19 @@ extension InvalidationTokenType {
     ///
     /// The check happens on `parent`, right before the task would run. Called directly
     /// (`token.validContext(.main) { … }`) the task is simply dropped once the token is invalid.
+    ///
+    /// With an ``InvalidationToken``, a callback or stream subscription registered through this
+    /// context is also handed to the token, and ``InvalidationToken/invalidate()`` removes it from the
+    /// pending future or the stream and releases it (and what it captured) at once. The context holds
+    /// the token; a registration holds only the token's invalid flag, never the token.
     public func validContext(_ parent: ExecutionContext) -> ExecutionContext {
-        parent.gated { [self] in !self.isInvalid }
+        if let token = self as? InvalidationToken {
+            // The gate holds the token's flag, not the token: a registration the token keeps never
+            // keeps the token alive, and a token dropped after `invalidate()` stays invalid.
+            let flag = token.flag
+            return parent.gated(by: { !flag.isSet }, tracker: token)
+        }
+        return parent.gated { [self] in !self.isInvalid }
     }
 
     /// A context that runs tasks on the context function `parent` while the token is valid.
@@ -68,8 +79,24 @@ extension InvalidationTokenType {
 /// Invalidating a token does not cancel the work a future represents: the result is merely ignored by
 /// the callbacks registered through the token. Invalidating after a callback has run changes nothing.
 /// The token is thread-safe: invalidate it and check it from any thread.
+///
+/// ## Memory
+/// A callback or stream subscription registered through ``validContext`` is handed to the token (the
+/// token keeps it until it runs, which makes the token forget it in O(1)). ``invalidate()`` removes
+/// every one of them from its pending future or stream and releases it, with what it captured, at
+/// once: a long-lived future or stream keeps nothing of an invalidated registration. A transform
+/// skipped this way (`map`, `flatMap`, …) still leaves its returned future pending, as documented on
+/// ``InvalidationTokenType/validContext``.
 public final class InvalidationToken: ManualInvalidationTokenType {
-    private let invalid = Atomic<Bool>(false)
+    /// Set by ``invalidate()``; shared with the gates of ``validContext``.
+    let flag = InvalidationFlag()
+    /// Guards `registrations` and `sweepAt`. Never held while user code runs or a registration is released.
+    private let lock = SpinLock()
+    // Only read and written between `lock.lock()` and `lock.unlock()`, so never concurrently; the values
+    // are only used to call their thread-safe `invalidate()`/`isLive` after unlocking (or under the lock
+    // for `isLive`).
+    nonisolated(unsafe) private var registrations: [ObjectIdentifier: any CancellableRegistration] = [:]
+    nonisolated(unsafe) private var sweepAt = 16
 
     /// A future that fails with ``BrightFuturesError/invalidationTokenInvalidated`` on ``invalidate()``.
     public let future = Future<Never, BrightFuturesError<Never>>()
@@ -79,13 +106,108 @@ public final class InvalidationToken: ManualInvalidationTokenType {
 
     /// Whether ``invalidate()`` has been called.
     public var isInvalid: Bool {
-        invalid.load(ordering: .acquiring)
+        flag.isSet
     }
 
     /// Invalidates the token: callbacks guarded by it that have not started yet will not run, and
     /// ``future`` fails. Calling it again does nothing.
+    ///
+    /// Every callback and stream subscription registered through ``validContext`` that has not run
+    /// yet is removed and released (with its captures) before this method returns, on this thread.
     public func invalidate() {
-        guard !invalid.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard flag.set() else { return }
+        lock.lock()
+        var taken = registrations
+        registrations = [:]
+        lock.unlock()
+        for registration in taken.values { registration.invalidate() }
+        taken = [:]
         future.complete(.failure(.invalidationTokenInvalidated))
+    }
+
+    /// Keeps `registration` until it runs or the token is invalidated; `false` (nothing kept) if the
+    /// token is already invalid.
+    func track(_ registration: any CancellableRegistration) -> Bool {
+        lock.lock()
+        if isInvalid {
+            lock.unlock()
+            return false
+        }
+        registrations[ObjectIdentifier(registration)] = registration
+        let mustSweep = registrations.count >= sweepAt
+        lock.unlock()
+        if mustSweep { sweep() }
+        return true
+    }
+
+    /// Forgets the registration with identity `id` (it ran, or was cancelled); O(1).
+    func forget(_ id: ObjectIdentifier) {
+        lock.lock()
+        var taken = registrations.removeValue(forKey: id)
+        lock.unlock()
+        taken = nil
+        _ = taken
+    }
+
+    /// How many registrations the token keeps (for tests).
+    var registrationCountForTesting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return registrations.count
+    }
+
+    /// Forgets registrations that can no longer run (their future is gone); run when the count doubled
+    /// since the last sweep, so O(1) amortised. What it drops is moved into an array allocated before
+    /// locking and released after unlocking.
+    private func sweep() {
+        lock.lock()
+        let estimate = registrations.count
+        lock.unlock()
+        var deadKeys = ContiguousArray<ObjectIdentifier>()
+        deadKeys.reserveCapacity(estimate)
+        var dropped = ContiguousArray<any CancellableRegistration>()
+        dropped.reserveCapacity(estimate)
+        lock.lock()
+        for (key, registration) in registrations where !registration.isLive && deadKeys.count < deadKeys.capacity {
+            deadKeys.append(key)
+        }
+        for key in deadKeys {
+            if let registration = registrations.removeValue(forKey: key) { dropped.append(registration) }
+        }
+        sweepAt = max(16, registrations.count * 2)
+        lock.unlock()
+        dropped = []
+        _ = dropped
+    }
+
+    /// What a registration made through `trackers`' context calls when it ran or was switched off:
+    /// makes each token forget it (held weakly, so a registration never keeps a token alive).
+    static func forgetting(in trackers: [InvalidationToken]) -> @Sendable (ObjectIdentifier) -> Void {
+        if trackers.count == 1 {
+            let token = trackers[0]
+            return { [weak token] id in token?.forget(id) }
+        }
+        let weakTokens = trackers.map { WeakInvalidationToken(token: $0) }
+        return { id in
+            for weak in weakTokens { weak.token?.forget(id) }
+        }
+    }
+}
+
+/// A weak reference to a token, for ``InvalidationToken/forgetting(in:)``.
+private struct WeakInvalidationToken: Sendable {
+    weak var token: InvalidationToken?
+}
+
+/// Whether an ``InvalidationToken`` was invalidated: a separate object, so that the gates of its
+/// contexts can hold it without holding the token.
+final class InvalidationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    /// Sets the flag; `true` for the first call only.
+    func set() -> Bool {
+        !value.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -1,45 +1,110 @@
-/// A one-shot callback registered with a ``CancelToken``.
+/// A one-shot callback registered with a ``CancelToken`` or through an ``InvalidationToken``'s context.
 ///
-/// The future's own callback list holds a small wrapper that calls ``run(_:)``; cancelling clears the
-/// body (releasing everything it captured) so the wrapper then does nothing. The check happens when
-/// the callback's turn comes, on its context, so a callback cancelled after it was handed to a queue
-/// still never runs.
-final class CancellableCallback<Value: Sendable>: CancellableRegistration, @unchecked Sendable {
-    // `@unchecked Sendable`: `body` and `onCancel` are only read and written between `lock.lock()` and
-    // `lock.unlock()`; the closures themselves are `@Sendable`.
+/// The future's list holds a removable entry (``Future/whenCompleteRemovable(_:_:)``) that calls
+/// ``run(_:)``. Cancelling takes the body out (so it never runs, even if its entry was already handed
+/// to a queue), removes the entry from the pending future and releases the body and everything it
+/// captured, all after unlocking. Running it also tells the token that registered it (`settled`), so
+/// an invalidation token forgets it at once.
+///
+/// No cycle: the entry's closure holds this object, and this object holds the entry and the future
+/// weakly, so a future dropped while pending frees its entry and this callback (a ``CancelToken``
+/// forgets it in its next sweep).
+final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration, @unchecked Sendable {
+    // `@unchecked Sendable`: the mutable fields are only read and written between `lock.lock()` and
+    // `lock.unlock()`; the closures are `@Sendable` and are called (and released) after unlocking.
     private let lock = SpinLock()
-    private var body: (@Sendable (Value) -> Void)?
+    private var body: (@Sendable (Result<T, E>) -> Void)?
     private var onCancel: (@Sendable () -> Void)?
+    /// Called once, after the callback ran or was cancelled, with its identity (tells an invalidation
+    /// token to forget it).
+    private var settled: (@Sendable (ObjectIdentifier) -> Void)?
+    private weak var future: Future<T, E>?
+    private weak var entry: RemovableEntry<T, E>?
+    /// Whether it was registered on a future that was pending: its liveness then also needs the future.
+    private var attached = false
 
-    init(body: @escaping @Sendable (Value) -> Void, onCancel: (@Sendable () -> Void)?) {
+    init(
+        body: @escaping @Sendable (Result<T, E>) -> Void,
+        onCancel: (@Sendable () -> Void)?,
+        settled: (@Sendable (ObjectIdentifier) -> Void)? = nil
+    ) {
         self.body = body
         self.onCancel = onCancel
+        self.settled = settled
     }
 
+    /// Whether it may still run: not run, not cancelled, and its future (once registered) still there.
     var isLive: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return body != nil
+        return body != nil && (!attached || future != nil)
     }
 
-    /// Runs the body once, unless cancelled; releases it either way.
-    func run(_ value: Value) {
+    /// Registers this callback on `future`, on `context`, through a removable entry.
+    func register(on future: Future<T, E>, _ context: ExecutionContext) {
+        guard let entry = future.whenCompleteRemovable(context, { [self] result in self.run(result) }) else {
+            return
+        }
+        lock.lock()
+        let cancelledMeanwhile = body == nil
+        if !cancelledMeanwhile {
+            self.future = future
+            self.entry = entry
+            attached = true
+        }
+        lock.unlock()
+        // Cancelled (or run) between registering and here: nobody else will take the entry back.
+        if cancelledMeanwhile { future.removeEntry(entry) }
+    }
+
+    /// Runs the body once, unless cancelled; releases it either way (after it returned).
+    func run(_ value: Result<T, E>) {
         lock.lock()
         let body = self.body
         self.body = nil
+        let onCancel = self.onCancel
         self.onCancel = nil
+        let settled = self.settled
+        self.settled = nil
+        future = nil
+        entry = nil
         lock.unlock()
+        _ = consume onCancel
         body?(value)
+        settled?(ObjectIdentifier(self))
     }
 
     func cancel() -> Bool {
+        switchOff(runningOnCancel: true)
+    }
+
+    /// Switches it off like ``cancel()`` but without running `onCancel` (an invalidation token's way:
+    /// a callback skipped by invalidation leaves its transform's future pending, as documented).
+    func invalidate() {
+        _ = switchOff(runningOnCancel: false)
+    }
+
+    private func switchOff(runningOnCancel: Bool) -> Bool {
         lock.lock()
-        let wasLive = body != nil
-        body = nil
+        let body = self.body
+        self.body = nil
         let onCancel = self.onCancel
         self.onCancel = nil
+        let settled = self.settled
+        self.settled = nil
+        let future = self.future
+        let entry = self.entry
+        self.future = nil
+        self.entry = nil
         lock.unlock()
-        if wasLive { onCancel?() }
+        let wasLive = body != nil
+        // Take the entry back from the pending future: it and its closure are released now, not at
+        // completion. Then release the body (and what it captured), outside every lock.
+        if let future, let entry { future.removeEntry(entry) }
+        _ = consume body
+        if wasLive && runningOnCancel { onCancel?() }
+        _ = consume onCancel
+        settled?(ObjectIdentifier(self))
         return wasLive
     }
 }
@@ -48,6 +113,8 @@ extension Future {
     /// Registers `body` like ``whenComplete(_:_:)``, switched off by `cancel(cancelToken)`.
     ///
     /// `onCancel` runs (on the cancelling thread) if the registration is cancelled before it ran.
+    /// Cancelling removes the registration from this (pending) future at once and releases `body`.
+    /// A context from an ``InvalidationToken`` also hands the registration to that token.
     func whenComplete(
         _ context: ExecutionContext,
         cancelToken: CancelToken,
@@ -55,12 +122,27 @@ extension Future {
         _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) {
         if cancelToken.isUnused {
-            whenComplete(context, body)
+            whenCompleteTrackingInvalidation(context, body)
             return
         }
-        let callback = CancellableCallback(body: body, onCancel: onCancel)
-        cancelToken.register(callback, on: self)
-        whenComplete(context) { callback.run($0) }
+        let trackers = context.invalidationTrackers
+        if trackers.isEmpty {
+            let callback = CancellableCallback(body: body, onCancel: onCancel)
+            cancelToken.register(callback, on: self)
+            callback.register(on: self, context)
+        } else {
+            whenCompleteTracked(context, trackers, cancelToken: cancelToken, onCancel: onCancel, body)
+        }
+    }
+
+    /// Registers `body` like ``whenComplete(_:_:)``; through an ``InvalidationToken``'s context, as a
+    /// registration that `invalidate()` removes and releases at once.
+    @usableFromInline
+    func whenCompleteTrackingInvalidation(
+        _ context: ExecutionContext,
+        _ body: @escaping @Sendable (Result<T, E>) -> Void
+    ) {
+        if !whenCompleteGatedTracked(context, body) { whenComplete(context, body) }
     }
 
     /// Unregisters every callback and combinator registered on this future with `cancelToken`.

@@ -14,4 +14,51 @@ extension Future {
         let entry = RemovableEntry<T, E>(.callback(context, body))
         return addRemovable(entry) ? entry : nil
     }
+
+    /// Registers `body` through a gated context whose gate belongs to one or more ``InvalidationToken``s:
+    /// the registration is handed to each token, so that `invalidate()` removes it from this pending
+    /// future and releases `body` at once; running it makes the tokens forget it (O(1)).
+    ///
+    /// The gate is still checked when the callback runs, on the underlying context. A token that is
+    /// already invalid stores nothing: `body` is released before this method returns.
+    ///
+    /// - Returns: `false` (and registers nothing) if `context` has no invalidation token behind it; the
+    ///   caller then registers `body` the ordinary way.
+    @usableFromInline
+    func whenCompleteGatedTracked(
+        _ context: ExecutionContext,
+        _ body: @escaping @Sendable (Result<T, E>) -> Void
+    ) -> Bool {
+        let trackers = context.invalidationTrackers
+        if trackers.isEmpty { return false }
+        whenCompleteTracked(context, trackers, cancelToken: .unused, onCancel: nil, body)
+        return true
+    }
+
+    /// Registers `body` on the context under `context`'s gate, handed to `trackers` (and to
+    /// `cancelToken` unless unused). See ``whenCompleteGatedTracked(_:_:)``.
+    func whenCompleteTracked(
+        _ context: ExecutionContext,
+        _ trackers: [InvalidationToken],
+        cancelToken: CancelToken,
+        onCancel: (@Sendable () -> Void)?,
+        _ body: @escaping @Sendable (Result<T, E>) -> Void
+    ) {
+        let (base, isOpen) = context.ungated
+        let gated: @Sendable (Result<T, E>) -> Void
+        if let isOpen {
+            gated = { result in if isOpen() { body(result) } }
+        } else {
+            gated = body
+        }
+        let callback = CancellableCallback(
+            body: gated, onCancel: onCancel, settled: InvalidationToken.forgetting(in: trackers))
+        if !cancelToken.isUnused { cancelToken.register(callback, on: self) }
+        for tracker in trackers where !tracker.track(callback) {
+            // Already invalid: nothing is stored, the body is released now.
+            callback.invalidate()
+            return
+        }
+        callback.register(on: self, base)
+    }
 }

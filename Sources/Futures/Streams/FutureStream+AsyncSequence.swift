@@ -84,7 +84,9 @@ final class StreamConsumer<T: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable`: all mutable state below is only touched between `lock.lock()` and
     // `lock.unlock()`; continuations are resumed after unlocking.
     private let lock = SpinLock()
-    private var buffer: ContiguousArray<StreamEvent<T>> = []
+    /// Events not taken yet from `head` on; a taken one is moved out (left `nil`), so trimming the
+    /// buffer under the lock never releases an event.
+    private var buffer: ContiguousArray<StreamEvent<T>?> = []
     private var head = 0
     private var waiter: UnsafeContinuation<StreamEvent<T>?, Never>?
     private var isStopped = false
@@ -156,7 +158,7 @@ final class StreamConsumer<T: Sendable>: @unchecked Sendable {
     }
 
     private func popLocked() -> StreamEvent<T> {
-        let event = buffer[head]
+        let event = buffer[head].take()!
         head += 1
         if case .end = event { isStopped = true }
         if head == buffer.count {
@@ -173,12 +175,15 @@ final class StreamConsumer<T: Sendable>: @unchecked Sendable {
     func stop() {
         lock.lock()
         isStopped = true
+        let dropped = buffer
         buffer = []
         head = 0
         let waiter = self.waiter
         self.waiter = nil
         let subscription = self.subscription
         lock.unlock()
+        // The events not taken are released here, outside the lock.
+        _ = consume dropped
         waiter?.resume(returning: nil)
         _ = subscription?.cancel()
     }

@@ -27,7 +27,10 @@
 /// The stream retains at most `capacity` results, however many pass through. A subscriber's
 /// delivery queue holds only the results handed to it that its context has not run yet. A
 /// cancelled subscriber (``cancel(_:)``, a `for await` loop left with `break`, a cancelled task)
-/// is removed and released at once.
+/// is removed and released at once. So is a subscriber registered through an
+/// ``InvalidationToken``'s ``InvalidationTokenType/validContext(_:)`` when the token is invalidated
+/// (or when its drainer finds the gate closed): it gets no `.end`, and nothing of it stays behind.
+/// Dropping a long chain of derived streams releases them iteratively (bounded stack).
 public final class FutureStream<T: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because the only mutable state, `state`, is read and written only
     // between `lock.lock()` and `lock.unlock()`; handlers are `@Sendable` and run outside the lock.
@@ -42,10 +45,24 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
 
     /// Creates an open stream that keeps up to `capacity` results; only this library writes into it
     /// (through a ``StreamPromise``, a combinator or an adapter).
+    ///
+    /// - Precondition: `capacity >= 0`; a negative capacity stops the program with the message
+    ///   "FutureStream: capacity must not be negative".
     @usableFromInline
     init(openWithCapacity capacity: Int) {
+        precondition(capacity >= 0, "FutureStream: capacity must not be negative (got \(capacity))")
         self.capacity = capacity
         self.state = StreamState(capacity: capacity)
+    }
+
+    /// Releases what the stream holds without recursing: the handlers of its subscribers may hold
+    /// derived streams, which hold theirs, and so on. The release goes through the per-thread
+    /// trampoline, so dropping a chain of any length uses bounded stack.
+    deinit {
+        if state.slots.isEmpty && state.history.isEmpty { return }
+        // Moved straight into the box (no local copy may outlive the trampoline frame).
+        let box = ReleaseBox(state.takeAll())
+        Trampoline.run({ box.release() }, orQueue: { box.release() })
     }
 
     /// Creates an empty stream, already finished.
@@ -53,21 +70,34 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// A stream created with the public initializers has no writer, so nothing could ever be added to
     /// it: it is finished at once, and subscribers get its results (if any), then the end. To write a
     /// stream, create a ``StreamPromise``.
+    ///
+    /// - Precondition: `capacity >= 0` (a negative capacity stops the program with a message).
     public convenience init(capacity: Int = Int.max) {
         self.init(openWithCapacity: capacity)
         finish(nil)
     }
 
     /// Creates a stream holding one successful result, `value`, already finished.
+    ///
+    /// The stream always holds `value`: a `capacity` below 1 is raised to 1 (so ``capacity`` is at
+    /// least 1). Subscribers get `value`, then the end.
+    ///
+    /// - Precondition: `capacity >= 0` (a negative capacity stops the program with a message).
     public convenience init(value: T, capacity: Int = Int.max) {
-        self.init(openWithCapacity: capacity)
+        precondition(capacity >= 0, "FutureStream: capacity must not be negative (got \(capacity))")
+        self.init(openWithCapacity: Swift.max(1, capacity))
         publish(.success(value))
         finish(nil)
     }
 
     /// Creates a stream holding one failed result, `error` (a per-element failure), already finished.
+    ///
+    /// The stream always holds the failure: a `capacity` below 1 is raised to 1.
+    ///
+    /// - Precondition: `capacity >= 0` (a negative capacity stops the program with a message).
     public convenience init(error: any Error, capacity: Int = Int.max) {
-        self.init(openWithCapacity: capacity)
+        precondition(capacity >= 0, "FutureStream: capacity must not be negative (got \(capacity))")
+        self.init(openWithCapacity: Swift.max(1, capacity))
         publish(.failure(error))
         finish(nil)
     }
@@ -92,9 +122,12 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func publish(_ result: Result<T, any Error>) -> Bool {
+        var evicted: Result<T, any Error>? = nil
         lock.lock()
-        let action = state.publish(result)
+        let action = state.publish(result, evicted: &evicted)
         lock.unlock()
+        // The result the history dropped is released here, outside the lock.
+        evicted = nil
         // Consumed, and every case binds its payload: the action is moved apart, not copied.
         switch consume action {
         case nil:
@@ -105,8 +138,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
                 orQueue: { self.handOver(result, to: subscription, handler) })
         case .some(.one(let subscription)):
             start(subscription)
-        case .some(.many(let subscriptions)):
-            for subscription in subscriptions { start(subscription) }
+        case .some(.flagged(let subscriptions)):
+            startFlagged(subscriptions)
         case .some(.masked(let subscriptions, let mask)):
             start(subscriptions, mask)
         case .some(.fanOut(let subscriptions, let handlers, let direct, let queued)):
@@ -144,6 +177,11 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     ///
     /// `onCancel` runs if the subscription is cancelled (through `cancelToken`, or by the caller)
     /// before its end was delivered.
+    ///
+    /// A gated context (an ``InvalidationToken``'s) is unwrapped: the handler runs on the underlying
+    /// context and the gate is checked before every event; the subscription is handed to the token,
+    /// and invalidating it (or a drainer finding the gate closed) removes and releases the subscription
+    /// at once (no `.end` is delivered, `onCancel` does not run).
     @usableFromInline
     @discardableResult
     func subscribe(
@@ -152,19 +190,71 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         onCancel: (@Sendable () -> Void)? = nil,
         _ handler: @escaping @Sendable (StreamEvent<T>) -> Void
     ) -> StreamSubscription {
-        let subscription = StreamSubscription(context: context, onCancel: onCancel) { [weak self] subscription in
-            guard let self else { return false }
-            self.lock.lock()
-            defer { self.lock.unlock() }
-            return self.state.unsubscribe(subscription)
+        let (base, gate) = context.ungated
+        let trackers = context.invalidationTrackers
+        let subscription = StreamSubscription(
+            context: base,
+            gate: gate,
+            onCancel: onCancel,
+            settled: trackers.isEmpty ? nil : InvalidationToken.forgetting(in: trackers)
+        ) { [weak self] subscription in
+            self?.detach(subscription) ?? false
         }
         cancelToken.register(subscription, on: self)
+        for tracker in trackers where !tracker.track(subscription) {
+            subscription.invalidate()
+            return subscription
+        }
         lock.lock()
         // A token cancelled between `register` and here finds nothing to detach: skip it instead.
-        let mustStart = !subscription.isCancelled && state.subscribe(subscription, handler: handler)
+        let subscribed: StreamState<T>.Subscribed? =
+            subscription.isLive ? state.subscribe(subscription, handler: handler) : nil
         lock.unlock()
-        if mustStart { start(subscription) }
+        switch subscribed {
+        case nil, .idle?:
+            break
+        case .start?:
+            start(subscription)
+        case .ended(let history, let start, let end)?:
+            if base.isImmediate {
+                Trampoline.run(
+                    { self.replayEnded(history, from: start, end: end, to: subscription, handler) },
+                    orQueue: { self.replayEnded(history, from: start, end: end, to: subscription, handler) })
+            } else {
+                base.execute { self.replayEnded(history, from: start, end: end, to: subscription, handler) }
+            }
+        }
         return subscription
+    }
+
+    /// Removes `subscription` from the state; its slot (handler, undelivered results) is released
+    /// after unlocking. Returns whether it was subscribed.
+    func detach(_ subscription: StreamSubscription) -> Bool {
+        lock.lock()
+        let removed = state.unsubscribe(subscription)
+        lock.unlock()
+        return removed != nil
+    }
+
+    /// Delivers an ended stream's history (a snapshot that never changes), then its end, to a
+    /// subscriber that came after the end (it was never added to the state).
+    func replayEnded(
+        _ history: ContiguousArray<Result<T, any Error>>,
+        from start: Int,
+        end: (any Error)?,
+        to subscription: StreamSubscription,
+        _ handler: StreamState<T>.Handler
+    ) {
+        var position = start
+        for _ in 0..<history.count {
+            if !subscription.mayDeliver() { return }
+            handler(.element(history[position]))
+            position += 1
+            if position == history.count { position = 0 }
+        }
+        if !subscription.mayDeliver() { return }
+        subscription.markEnded()
+        handler(.end(end))
     }
 
     /// Unregisters every callback and combinator registered on this stream with `cancelToken`.
@@ -190,13 +280,19 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             break
         case .one(let subscription):
             start(subscription)
-        case .many(let subscriptions):
-            for subscription in subscriptions { start(subscription) }
+        case .flagged(let subscriptions):
+            startFlagged(subscriptions)
         case .masked(let subscriptions, let mask):
             start(subscriptions, mask)
         case .direct, .fanOut:
             preconditionFailure("FutureStream: a direct hand-over carries its result (see publish)")
         }
+    }
+
+    /// Starts the drainers of the subscriptions flagged under the lock (beyond 64 subscribers), in order.
+    @usableFromInline
+    func startFlagged(_ subscriptions: ContiguousArray<StreamSubscription>) {
+        for subscription in subscriptions where subscription.claimStart() { start(subscription) }
     }
 
     /// Starts the drainers of the subscriptions whose bit is set in `mask`, in order.
@@ -229,7 +325,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         to subscription: StreamSubscription,
         _ handler: StreamState<T>.Handler
     ) {
-        if subscription.isCancelled { return }
+        if !subscription.mayDeliver() { return }
         handler(.element(result))
         lock.lock()
         let hasMore = state.endDirectTurn(of: subscription)
@@ -257,6 +353,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     func drain(_ subscription: StreamSubscription) {
         var batches = 0
         var batch = ContiguousArray<StreamEvent<T>>()
+        var needsRoom = false
         while true {
             if batches == 16 && !subscription.context.isImmediate {
                 subscription.context.execute { self.drain(subscription) }
@@ -265,16 +362,43 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             batches += 1
             // Small batches are the rule: popping them is cheaper than `removeAll(keepingCapacity:)`.
             while batch.popLast() != nil {}
+            if needsRoom {
+                // A replay is copied from the history under the lock: make room for it before locking.
+                needsRoom = false
+                batch.reserveCapacity(StreamState<T>.replayBatch)
+            }
+            var removed: StreamState<T>.Slot? = nil
             lock.lock()
-            let next = state.nextBatch(for: subscription, into: &batch)
+            let next = state.nextBatch(for: subscription, into: &batch, removed: &removed, needsRoom: &needsRoom)
             lock.unlock()
-            guard let handler = next else { return }
+            // The slot of a subscriber that got its end is released here, outside the lock.
+            removed = nil
+            guard let handler = next else {
+                if needsRoom { continue }
+                return
+            }
             for event in batch {
-                if subscription.isCancelled { return }
+                if !subscription.mayDeliver() { return }
                 if case .end = event { subscription.markEnded() }
                 handler(event)
             }
         }
+    }
+}
+
+/// What a stream's `deinit` takes out of its state, released on the trampoline (see `deinit`).
+final class ReleaseBox<Payload>: @unchecked Sendable {
+    // `@unchecked Sendable`: used only on the thread that created it (a trampoline job runs on the
+    // thread that queued it).
+    private var payload: Payload?
+
+    init(_ payload: Payload) {
+        self.payload = payload
+    }
+
+    /// Drops the payload now (not when the box, or a queued job holding it, is released).
+    func release() {
+        payload = nil
     }
 }
 

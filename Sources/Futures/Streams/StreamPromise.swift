@@ -22,7 +22,11 @@ public final class StreamPromise<T: Sendable>: Sendable {
     /// Creates a promise and its stream, which keeps the last `capacity` results for replay.
     ///
     /// The default, `Int.max`, keeps every result (SimpleFutures' default); choose a capacity for a
-    /// long-lived stream to bound its memory.
+    /// long-lived stream to bound its memory. `0` keeps nothing: subscribers get only later results.
+    ///
+    /// - Precondition: `capacity >= 0`. A negative capacity stops the program with the message
+    ///   "FutureStream: capacity must not be negative" (it is a programming error, not a runtime
+    ///   condition).
     public init(capacity: Int = Int.max) {
         self.stream = FutureStream(openWithCapacity: capacity)
     }

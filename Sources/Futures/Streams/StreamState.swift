@@ -15,7 +15,10 @@ enum StreamEvent<T: Sendable>: Sendable {
 ///     │                                idle immediate subscriber's: it is handed the result
 ///     │                                directly and marked draining)
 ///     └──finish────▶ ended            (every mailbox gets `.end`; publish is refused)
-///   subscribe: mailbox = replay of history (+ `.end` if ended)
+///   subscribe (open): the slot owes the replay `replayNext..<replayEnd` (sequence numbers of the
+///     history), copied by its drainer under the lock at most `replayBatch` results at a time; a
+///     result evicted while still owed is kept in the slot's `evictedReplay`
+///   subscribe (ended): not added; the caller delivers a snapshot of the history, then `.end`
 ///   a mailbox is drained by one drainer at a time (`isDraining`), in order; a direct hand-over
 ///   counts as that drainer's turn, so what is published meanwhile waits in the mailbox behind it
 /// ```
@@ -24,6 +27,9 @@ enum StreamEvent<T: Sendable>: Sendable {
 /// - A subscriber's mailbox holds only what it has not been handed yet; a subscriber that received
 ///   `.end`, or unsubscribed, is removed with its mailbox and handler.
 /// - The history never exceeds `capacity` results.
+/// - Nothing of the user's is released, and nothing is copied in proportion to the history, under
+///   the lock: events that remove something (`unsubscribe`, a last batch, an eviction) hand it to the
+///   caller, which releases it after unlocking.
 ///
 /// ``FutureStream`` holds this struct under its lock, calls one event, and performs the returned action
 /// (starting drainers) after unlocking.
@@ -67,6 +73,16 @@ struct StreamState<T: Sendable> {
         /// Whether the subscription runs on the immediate context (it may take results directly).
         @usableFromInline
         let isImmediate: Bool
+        /// The replay still owed, as sequence numbers of the history: `replayNext..<replayEnd` (empty
+        /// once replayed). The drainer copies it from the history in small batches under the lock.
+        @usableFromInline
+        var replayNext: Int
+        @usableFromInline
+        var replayEnd: Int
+        /// Owed replay results the history evicted before the drainer took them (oldest first; they
+        /// come before `replayNext`).
+        @usableFromInline
+        var evictedReplay: ContiguousArray<StreamEvent<T>>
 
         @inlinable
         init(
@@ -80,6 +96,9 @@ struct StreamState<T: Sendable> {
             self.mailbox = mailbox
             self.isDraining = isDraining
             self.isImmediate = subscription.context.isImmediate
+            self.replayNext = 0
+            self.replayEnd = 0
+            self.evictedReplay = []
         }
     }
 
@@ -88,7 +107,9 @@ struct StreamState<T: Sendable> {
     enum StartAction {
         case none
         case one(StreamSubscription)
-        case many(ContiguousArray<StreamSubscription>)
+        /// Beyond 64 subscribers: the subscriptions (a shared snapshot) whose `needsStart` flag was set
+        /// under the lock; the caller starts those it can claim (no array is built under the lock).
+        case flagged(ContiguousArray<StreamSubscription>)
         /// The subscriptions whose bit is set in the mask (bit `i`: `subscribers[i]`).
         case masked(ContiguousArray<StreamSubscription>, UInt64)
         /// Bit `i` of `direct`: `subscribers[i]` takes the result directly with `handlers[i]`; bit
@@ -100,18 +121,6 @@ struct StreamState<T: Sendable> {
         /// published meanwhile queue up behind it.
         case direct(StreamSubscription, Handler)
 
-        @inlinable
-        mutating func append(_ subscription: StreamSubscription) {
-            switch self {
-            case .none: self = .one(subscription)
-            case .one(let first): self = .many([first, subscription])
-            case .direct, .masked, .fanOut: preconditionFailure("FutureStream: only `post` builds this action")
-            case .many(var all):
-                self = .none
-                all.append(subscription)
-                self = .many(all)
-            }
-        }
     }
 
     @usableFromInline
@@ -134,17 +143,29 @@ struct StreamState<T: Sendable> {
     /// `nil` while open; `.some(nil)` finished; `.some(error)` failed terminally.
     @usableFromInline
     var termination: (any Error)?? = nil
+    /// How many results were ever kept: the sequence number of the next one. The history holds
+    /// `kept - history.count ..< kept`.
+    @usableFromInline
+    var kept = 0
+    /// How many slots still owe a replay from the history (0 on the hot path).
+    @usableFromInline
+    var replaying = 0
 
+    /// The most history results a drainer copies under the lock at once.
+    @inlinable
+    static var replayBatch: Int { 64 }
+
+    /// - Precondition: `capacity >= 0` (checked by ``FutureStream`` and ``StreamPromise``).
     @usableFromInline
     init(capacity: Int) {
-        precondition(capacity >= 0, "FutureStream capacity must not be negative")
+        precondition(capacity >= 0, "FutureStream: capacity must not be negative (got \(capacity))")
         self.capacity = capacity
     }
 
     @inlinable
     var isEnded: Bool { termination != nil }
 
-    /// The retained results, oldest first.
+    /// The retained results, oldest first (a copy: for tests and for an ended stream only).
     var replay: ContiguousArray<Result<T, any Error>> {
         if historyStart == 0 { return history }
         var ordered = ContiguousArray<Result<T, any Error>>()
@@ -154,25 +175,50 @@ struct StreamState<T: Sendable> {
         return ordered
     }
 
-    /// Adds a result; returns the drainers to start (or the subscriber to hand it to directly), or
-    /// `nil` if the stream has ended (refused).
+    /// The history result with sequence number `sequence` (which must still be in the history).
     @inlinable
-    mutating func publish(_ result: Result<T, any Error>) -> StartAction? {
+    func historyResult(_ sequence: Int) -> Result<T, any Error> {
+        let position = historyStart + (sequence - (kept - history.count))
+        return history[position >= history.count ? position - history.count : position]
+    }
+
+    /// Adds a result; returns the drainers to start (or the subscriber to hand it to directly), or
+    /// `nil` if the stream has ended (refused). A result the full history drops is moved into
+    /// `evicted`, for the caller to release after unlocking.
+    @inlinable
+    mutating func publish(
+        _ result: Result<T, any Error>,
+        evicted: inout Result<T, any Error>?
+    ) -> StartAction? {
         guard termination == nil else { return nil }
         if capacity > 0 {
             if history.count < capacity {
                 history.append(result)
             } else {
+                if replaying > 0 { keepOwedReplay(of: kept - history.count) }
+                evicted = history[historyStart]
                 history[historyStart] = result
                 historyStart += 1
                 if historyStart == capacity { historyStart = 0 }
             }
+            kept += 1
         }
         if slots.count == 1 && !slots[0].isDraining && slots[0].isImmediate {
             slots[0].isDraining = true
             return .direct(slots[0].subscription, slots[0].handler)
         }
         return post(.element(result), handingOver: true)
+    }
+
+    /// The history is about to drop the result with sequence number `sequence`: a slot that still owes
+    /// it keeps a copy (it comes before the rest of its replay).
+    @usableFromInline
+    mutating func keepOwedReplay(of sequence: Int) {
+        for index in slots.indices where slots[index].replayNext == sequence && sequence < slots[index].replayEnd {
+            slots[index].evictedReplay.append(.element(historyResult(sequence)))
+            slots[index].replayNext += 1
+            if slots[index].replayNext == slots[index].replayEnd { replaying -= 1 }
+        }
     }
 
     /// Ends the stream; returns the drainers to start, or `nil` if it had already ended.
@@ -213,42 +259,78 @@ struct StreamState<T: Sendable> {
             if mask & (mask - 1) == 0 { return .one(slots[mask.trailingZeroBitCount].subscription) }
             return .masked(subscribers, mask)
         }
-        var start = StartAction.none
+        var any = false
         for index in slots.indices {
             slots[index].mailbox.append(event)
             if !slots[index].isDraining {
                 slots[index].isDraining = true
-                start.append(slots[index].subscription)
+                slots[index].subscription.flagStart()
+                any = true
             }
         }
-        return start
+        return any ? .flagged(subscribers) : .none
     }
 
-    /// Adds a subscriber whose mailbox starts with the replay (and the end, if ended). Returns whether
-    /// its drainer must be started.
+    /// What a new subscriber gets first.
     @usableFromInline
-    mutating func subscribe(_ subscription: StreamSubscription, handler: @escaping Handler) -> Bool {
-        var mailbox = ContiguousArray<StreamEvent<T>>()
-        mailbox.reserveCapacity(history.count + 1)
-        for result in replay { mailbox.append(.element(result)) }
-        if let termination { mailbox.append(.end(termination)) }
-        let start = !mailbox.isEmpty
-        slots.append(Slot(subscription: subscription, handler: handler, mailbox: mailbox, isDraining: start))
+    enum Subscribed {
+        /// Subscribed; nothing to deliver yet.
+        case idle
+        /// Subscribed; its drainer must start (it owes the replay, copied in batches under the lock).
+        case start
+        /// The stream has ended: not subscribed. Deliver `history` (a snapshot that never changes
+        /// again: an ended stream takes no more results) from `start`, then the end, outside the lock.
+        case ended(history: ContiguousArray<Result<T, any Error>>, start: Int, end: (any Error)?)
+    }
+
+    /// Adds a subscriber that owes the replay of the current history, then the live results. O(1):
+    /// nothing is copied here.
+    @usableFromInline
+    mutating func subscribe(_ subscription: StreamSubscription, handler: @escaping Handler) -> Subscribed {
+        if let termination { return .ended(history: history, start: historyStart, end: termination) }
+        let owesReplay = !history.isEmpty
+        var slot = Slot(subscription: subscription, handler: handler, mailbox: [], isDraining: owesReplay)
+        if owesReplay {
+            slot.replayNext = kept - history.count
+            slot.replayEnd = kept
+            replaying += 1
+        }
+        slots.append(slot)
         subscribers.append(subscription)
         handlers.append(HandlerRef(handler))
-        return start
+        return owesReplay ? .start : .idle
     }
 
-    /// Hands the drainer of `subscription` everything in its mailbox (swapped into `batch`, which the
-    /// drainer passes in emptied), or ends its turn if there is nothing (returns `nil`; an emptied
-    /// `batch` of modest capacity then becomes the mailbox again, so the next result needs no
-    /// allocation). A batch that ends with `.end` removes the subscriber.
+    /// Hands the drainer of `subscription` its next events (swapped into `batch`, which the drainer
+    /// passes in emptied): first the replay it owes, at most ``replayBatch`` results at a time (the
+    /// drainer reserves that capacity before locking, so nothing is allocated here), then everything in
+    /// its mailbox. Ends its turn if there is nothing (returns `nil`; an emptied `batch` of modest
+    /// capacity then becomes the mailbox again, so the next result needs no allocation). A batch that
+    /// ends with `.end` removes the subscriber: its slot is moved into `removed`, for the caller to
+    /// release after unlocking.
     @inlinable
     mutating func nextBatch(
         for subscription: StreamSubscription,
-        into batch: inout ContiguousArray<StreamEvent<T>>
+        into batch: inout ContiguousArray<StreamEvent<T>>,
+        removed: inout Slot?,
+        needsRoom: inout Bool
     ) -> Handler? {
         guard let index = slotIndex(of: subscription) else { return nil }
+        if !slots[index].evictedReplay.isEmpty {
+            swap(&batch, &slots[index].evictedReplay)
+            return slots[index].handler
+        }
+        if slots[index].replayNext < slots[index].replayEnd {
+            if batch.capacity < Self.replayBatch {
+                needsRoom = true
+                return nil
+            }
+            let end = min(slots[index].replayEnd, slots[index].replayNext + Self.replayBatch)
+            for sequence in slots[index].replayNext..<end { batch.append(.element(historyResult(sequence))) }
+            slots[index].replayNext = end
+            if end == slots[index].replayEnd { replaying -= 1 }
+            return slots[index].handler
+        }
         if slots[index].mailbox.isEmpty {
             slots[index].isDraining = false
             if batch.capacity > slots[index].mailbox.capacity && batch.capacity <= Self.reusedBufferLimit {
@@ -257,12 +339,13 @@ struct StreamState<T: Sendable> {
             return nil
         }
         swap(&batch, &slots[index].mailbox)
-        // Once the stream has ended, every mailbox ends with `.end` (appended by `finish`, or by
-        // `subscribe` on an ended stream), so this batch is the subscriber's last.
+        // Once the stream has ended, every mailbox ends with `.end` (appended by `finish`), so this
+        // batch is the subscriber's last.
         if termination != nil {
             subscribers.remove(at: index)
             handlers.remove(at: index)
-            return slots.remove(at: index).handler
+            removed = slots.remove(at: index)
+            return removed!.handler
         }
         return slots[index].handler
     }
@@ -285,13 +368,32 @@ struct StreamState<T: Sendable> {
         return true
     }
 
-    /// Removes a subscriber, its mailbox and its handler; returns whether it was subscribed.
+    /// Removes a subscriber, its mailbox and its handler; returns them (for the caller to release after
+    /// unlocking), or `nil` if it was not subscribed.
     @usableFromInline
-    mutating func unsubscribe(_ subscription: StreamSubscription) -> Bool {
-        guard let index = slotIndex(of: subscription) else { return false }
-        slots.remove(at: index)
-        subscribers.remove(at: index)
-        handlers.remove(at: index)
-        return true
+    mutating func unsubscribe(_ subscription: StreamSubscription) -> Removed? {
+        guard let index = slotIndex(of: subscription) else { return nil }
+        let slot = slots.remove(at: index)
+        if slot.replayNext < slot.replayEnd { replaying -= 1 }
+        return Removed(slot: slot, subscription: subscribers.remove(at: index), handler: handlers.remove(at: index))
+    }
+
+    /// What ``unsubscribe(_:)`` took out of the state.
+    @usableFromInline
+    struct Removed {
+        let slot: Slot
+        let subscription: StreamSubscription
+        let handler: HandlerRef
+    }
+
+    /// Takes out everything the state holds (for a stream's `deinit`, which releases it iteratively).
+    @usableFromInline
+    mutating func takeAll() -> (ContiguousArray<Slot>, ContiguousArray<Result<T, any Error>>) {
+        let taken = (slots, history)
+        slots = []
+        subscribers = []
+        handlers = []
+        history = []
+        return taken
     }
 }

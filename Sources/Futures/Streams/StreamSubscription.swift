@@ -3,7 +3,8 @@ import Synchronization
 /// One subscriber of a ``FutureStream``: where its handler runs, and whether it is still subscribed.
 ///
 /// The handler and the mailbox live in the stream's ``StreamState``; this object is the subscriber's
-/// identity, the handle a ``CancelToken`` keeps, and the flag a drainer checks before every event.
+/// identity, the handle a ``CancelToken`` (or an ``InvalidationToken``) keeps, and the flag a drainer
+/// checks before every event.
 @usableFromInline
 final class StreamSubscription: CancellableRegistration, Sendable {
     private enum Phase: UInt8 {
@@ -12,20 +13,32 @@ final class StreamSubscription: CancellableRegistration, Sendable {
         case ended = 2
     }
 
+    /// Where the handler runs (never a gated context: a gate is unwrapped into `gate`).
     @usableFromInline
     let context: ExecutionContext
+    /// An invalidation token's gate, checked before every event; `nil` for an ungated context.
+    @usableFromInline
+    let gate: (@Sendable () -> Bool)?
     private let phase = Atomic<UInt8>(Phase.active.rawValue)
+    /// Set under the stream's lock when a drainer must start (beyond 64 subscribers); claimed after.
+    private let startFlag = Atomic<Bool>(false)
     /// Removes this subscription from its stream (held weakly there); returns whether it was subscribed.
     private let detach: @Sendable (StreamSubscription) -> Bool
     private let onCancel: LockedBox<(@Sendable () -> Void)?>
+    /// Tells the invalidation tokens that keep this subscription to forget it (once, when it is spent).
+    private let settled: LockedBox<(@Sendable (ObjectIdentifier) -> Void)?>
 
     init(
         context: ExecutionContext,
+        gate: (@Sendable () -> Bool)? = nil,
         onCancel: (@Sendable () -> Void)?,
+        settled: (@Sendable (ObjectIdentifier) -> Void)? = nil,
         detach: @escaping @Sendable (StreamSubscription) -> Bool
     ) {
         self.context = context
+        self.gate = gate
         self.onCancel = LockedBox(onCancel)
+        self.settled = LockedBox(settled)
         self.detach = detach
     }
 
@@ -36,18 +49,40 @@ final class StreamSubscription: CancellableRegistration, Sendable {
     @usableFromInline
     var isCancelled: Bool { phase.load(ordering: .acquiring) == Phase.cancelled.rawValue }
 
+    /// Whether the next event may be handed to the handler: not cancelled, and its gate (if any) open.
+    /// A closed gate found here removes and releases the subscription at once.
+    @inlinable
+    func mayDeliver() -> Bool {
+        if isCancelled { return false }
+        if let gate, !gate() {
+            invalidate()
+            return false
+        }
+        return true
+    }
+
     /// Unsubscribes for good: no event is handed to the handler after this returns, and the handler,
-    /// the mailbox and the `onCancel` action are released. Returns whether it was still subscribed.
+    /// the mailbox and the `onCancel` action are released (after every lock is released). Runs
+    /// `onCancel`; returns whether it was still subscribed.
     func cancel() -> Bool {
+        switchOff(runningOnCancel: true)
+    }
+
+    /// Unsubscribes like ``cancel()`` without running `onCancel` (an invalidation token's way).
+    @usableFromInline
+    func invalidate() {
+        _ = switchOff(runningOnCancel: false)
+    }
+
+    private func switchOff(runningOnCancel: Bool) -> Bool {
         let (exchanged, _) = phase.compareExchange(
             expected: Phase.active.rawValue, desired: Phase.cancelled.rawValue, ordering: .acquiringAndReleasing)
         guard exchanged else { return false }
         _ = detach(self)
-        let action = onCancel.withValue { action -> (@Sendable () -> Void)? in
-            defer { action = nil }
-            return action
-        }
-        action?()
+        let action = onCancel.take()
+        if runningOnCancel { action?() }
+        _ = consume action
+        settled.take()?(ObjectIdentifier(self))
         return true
     }
 
@@ -56,6 +91,21 @@ final class StreamSubscription: CancellableRegistration, Sendable {
     func markEnded() {
         _ = phase.compareExchange(
             expected: Phase.active.rawValue, desired: Phase.ended.rawValue, ordering: .acquiringAndReleasing)
-        onCancel.value = nil
+        // Taken out, then released and called outside the box's lock.
+        let action = onCancel.take()
+        _ = consume action
+        settled.take()?(ObjectIdentifier(self))
+    }
+
+    /// Marks that a drainer must start (under the stream's lock).
+    @usableFromInline
+    func flagStart() {
+        startFlag.store(true, ordering: .releasing)
+    }
+
+    /// Claims a start flagged by ``flagStart()``: `true` for exactly one caller per flag.
+    @usableFromInline
+    func claimStart() -> Bool {
+        startFlag.exchange(false, ordering: .acquiringAndReleasing)
     }
 }

@@ -10,6 +10,11 @@ func storedEntryCount<T, E>(_ future: Future<T, E>) -> Int {
     return future.state.pendingEntries.liveCount
 }
 
+/// How many handlers a ``CancellationSource``'s table holds right now.
+func storedEntryCount(_ cell: CancellationHub) -> Int {
+    cell.handlerCountForTesting
+}
+
 /// An object whose lifetime the tests watch through a weak reference.
 final class Resource: Sendable {}
 
