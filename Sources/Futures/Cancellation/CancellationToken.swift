@@ -47,8 +47,12 @@ public struct CancellationToken: Sendable {
         guard let signal else {
             return CancellationRegistration(slot: nil, remove: nil)
         }
+        // The cell holds the handler through a guard: if the cell drops it unrun (completion, a disposed
+        // source), the guard's deinit empties the slot, so the registration turns inactive and releases
+        // the handler then, not when the registration itself goes away.
+        let guardian = SlotGuard(slot)
         let remove = signal.registerCancellationHandler {
-            if let handler = slot.take() { handler() }
+            if let handler = guardian.slot.take() { handler() }
         }
         if remove == nil {
             // Not stored: it already ran, or the observed work completed and it never will. Release it.
@@ -98,6 +102,20 @@ extension Future: CancellationSignal {
         let entry = RemovableEntry<T, E>(.cancellation(handler))
         guard addRemovable(entry) else { return nil }
         return { [weak self] in self?.removeEntry(entry) }
+    }
+}
+
+/// Empties a registration's slot when the cell releases the handler it stored, run or not.
+final class SlotGuard: Sendable {
+    let slot: LockedBox<(@Sendable () -> Void)?>
+
+    init(_ slot: LockedBox<(@Sendable () -> Void)?>) {
+        self.slot = slot
+    }
+
+    deinit {
+        // Released outside the cell's lock (cells release handlers after unlocking).
+        _ = slot.take()
     }
 }
 

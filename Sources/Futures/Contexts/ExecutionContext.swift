@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Where a closure runs: a queue, a thread, or right here.
 ///
@@ -84,6 +85,15 @@ public struct ExecutionContext: Sendable {
         }
     }
 
+    /// Runs `task` in this context at most once, through the trampoline: the library's way to hand its own
+    /// work (a stream's drainer, a replay) to a context. A context that runs the task twice gets the second
+    /// run ignored and reported as ``FuturesDiagnostic/contextRanTaskTwice``.
+    @inlinable
+    func executeOnce(_ task: @escaping @Sendable () -> Void) {
+        let once = RunOnce(task)
+        execute { once.run() }
+    }
+
     /// Runs `task` on a gated context's underlying context if the gate is still open then (out of line).
     @usableFromInline
     func executeGated(_ task: @escaping @Sendable () -> Void) {
@@ -142,3 +152,24 @@ public let immediateExecutionContext = ExecutionContext(kind: .immediate)
 /// Methods that take an ``ExecutionContext`` also accept such a function (without a default argument,
 /// so calls that omit the context stay unambiguous), wrapping it with ``ExecutionContext/init(_:)``.
 public typealias ExecutionContextFunction = @Sendable (@escaping @Sendable () -> Void) -> Void
+
+/// A task that runs once, whatever its context does with it (see ``ExecutionContext/executeOnce(_:)``).
+@usableFromInline
+final class RunOnce: Sendable {
+    @usableFromInline let task: @Sendable () -> Void
+    @usableFromInline let hasRun = Atomic<Bool>(false)
+
+    @inlinable
+    init(_ task: @escaping @Sendable () -> Void) {
+        self.task = task
+    }
+
+    @inlinable
+    func run() {
+        if hasRun.exchange(true, ordering: .acquiringAndReleasing) {
+            FuturesDiagnostics.report(.contextRanTaskTwice)
+            return
+        }
+        Trampoline.run({ self.task() }, orQueue: { self.task() })
+    }
+}

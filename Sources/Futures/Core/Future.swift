@@ -280,6 +280,9 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// or handed to `context` now.
     @inlinable
     func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
+        // An invalidation token's context: the token tracks the registration and removes it (releasing
+        // its captures) when it is invalidated.
+        if case .gated = context.kind, whenCompleteGatedTracked(context, body) { return }
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()

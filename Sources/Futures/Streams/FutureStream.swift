@@ -221,7 +221,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
                     { self.replayEnded(history, from: start, end: end, to: subscription, handler) },
                     orQueue: { self.replayEnded(history, from: start, end: end, to: subscription, handler) })
             } else {
-                base.execute { self.replayEnded(history, from: start, end: end, to: subscription, handler) }
+                base.executeOnce { self.replayEnded(history, from: start, end: end, to: subscription, handler) }
             }
         }
         return subscription
@@ -338,7 +338,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         if subscription.context.isImmediate {
             Trampoline.run({ self.drain(subscription) }, orQueue: { self.drain(subscription) })
         } else {
-            subscription.context.execute { self.drain(subscription) }
+            subscription.context.executeOnce { self.drain(subscription) }
         }
     }
 
@@ -356,7 +356,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         var needsRoom = false
         while true {
             if batches == 16 && !subscription.context.isImmediate {
-                subscription.context.execute { self.drain(subscription) }
+                subscription.context.executeOnce { self.drain(subscription) }
                 return
             }
             batches += 1

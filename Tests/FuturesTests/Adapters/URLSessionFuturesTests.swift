@@ -7,19 +7,27 @@ import Testing
     import FoundationNetworking
 #endif
 
+/// Sessions made for the loopback tests, kept until the process exits: a session that is dropped without
+/// being invalidated leaves connection state behind that LeakSanitizer reports. Each test still gets a
+/// session of its own.
+let loopbackSessions = LockedSessions()
+
+final class LockedSessions: Sendable {
+    private let sessions = LockedBox<[URLSession]>([])
+
+    func keep(_ session: URLSession) -> URLSession {
+        sessions.withValue { $0.append(session) }
+        return session
+    }
+}
+
 /// A session that never uses a proxy and gives up after 10 s, so no test can hang on the network.
-/// One session for every loopback test, kept for the whole run (a session per test was never invalidated,
-/// which LeakSanitizer reports as leaked connection state).
-let loopbackSession: URLSession = {
+func makeLoopbackSession() -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.connectionProxyDictionary = [:]
     configuration.timeoutIntervalForRequest = 10
     configuration.timeoutIntervalForResource = 10
-    return URLSession(configuration: configuration)
-}()
-
-func makeLoopbackSession() -> URLSession {
-    loopbackSession
+    return loopbackSessions.keep(URLSession(configuration: configuration))
 }
 
 func httpStatus(_ response: URLResponse) -> Int? {

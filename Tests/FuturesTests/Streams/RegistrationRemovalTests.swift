@@ -68,7 +68,7 @@ struct RegistrationRemovalTests {
 
     /// The BrightFutures form registers through the core's `whenComplete`; it is tracked once
     /// `Future.whenCompleteGated` (Core/Future.swift) first calls `whenCompleteGatedTracked`.
-    @Test(.disabled("needs Future.whenCompleteGated to delegate to whenCompleteGatedTracked (lead's file)"))
+    @Test
     func invalidatingReleasesABrightFuturesCallback() {
         let promise = Promise<Int, Never>()
         let token = InvalidationToken()
