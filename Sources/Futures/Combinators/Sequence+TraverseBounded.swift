@@ -61,7 +61,7 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
     nonisolated(unsafe) private var running = 0
     nonisolated(unsafe) private var succeeded = 0
     nonisolated(unsafe) private var stopped = false
-    nonisolated(unsafe) private var pending: [Int: WeakItem<U, E>] = [:]
+    nonisolated(unsafe) private var pending: [Int: ConsumerAsk<U, E>] = [:]
 
     init(
         elements: [Element],
@@ -116,10 +116,10 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
         let item = transform(elements[index])
         lock.lock()
         let stoppedMeanwhile = stopped
-        if !stoppedMeanwhile { pending[index] = WeakItem(future: item) }
+        if !stoppedMeanwhile { pending[index] = ConsumerAsk(item) }
         lock.unlock()
         if stoppedMeanwhile {
-            item.requestCancellation()
+            item.askToCancelUnneeded()
             return
         }
         item.whenComplete(immediateExecutionContext) { [self] result in
@@ -141,36 +141,33 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
             case .failure(let error):
                 let others = stop()
                 future.complete(.failure(error))
-                for other in others { other.requestCancellation() }
+                for other in others { other.ask() }
             }
         }
     }
 
-    /// Stops launching; returns the futures still pending.
-    private func stop() -> [Future<U, E>] {
-        var others: [Int: WeakItem<U, E>] = [:]
+    /// Stops launching; returns the consumer asks of the items still pending (each asks at most once).
+    private func stop() -> [ConsumerAsk<U, E>] {
+        var others: [Int: ConsumerAsk<U, E>] = [:]
         lock.lock()
         stopped = true
         swap(&others, &pending)
         lock.unlock()
-        return others.values.compactMap(\.future)
+        return Array(others.values)
     }
 
     private func cancel() {
         if let error = Future<[U], E>.cancellationError {
             let others = stop()
             future.complete(.failure(error))
-            for other in others { other.requestCancellation() }
+            for other in others { other.ask() }
         } else {
             lock.lock()
             let others = pending
             lock.unlock()
-            for other in others.values { other.future?.requestCancellation() }
+            for other in others.values { other.ask() }
         }
     }
 }
 
 /// A running item of a bounded traversal, held weakly (its producer keeps it alive).
-private struct WeakItem<U: Sendable, E: Error>: Sendable {
-    weak var future: Future<U, E>?
-}

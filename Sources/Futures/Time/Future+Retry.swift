@@ -123,7 +123,7 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         /// `operation` is creating the next attempt.
         case starting
         /// An attempt is in flight (held weakly: its producer keeps it alive).
-        case running(WeakAttempt<T, E>)
+        case running(ConsumerAsk<T, E>)
         /// Waiting before the next attempt; `timer` is `nil` until the timer task is recorded.
         case waiting(timer: Task<Void, Never>?, lastError: E)
         /// Finished, or cancelled: no further attempt starts.
@@ -181,16 +181,16 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         }
         guard entering.swapped else { return }  // cancelled meanwhile: no further attempt
         let current = operation()
-        let recorded = swapPhase(.running(WeakAttempt(current))) { phase in
+        let ask = ConsumerAsk(current)
+        let recorded = swapPhase(.running(ask)) { phase in
             if case .starting = phase { return true }
             return false
         }
         guard recorded.swapped else {
             // Cancelled (and failed) while `operation` ran: the attempt is not wanted.
-            current.requestCancellation()
+            current.askToCancelUnneeded()
             return
         }
-        if future.isCancellationRequested { current.requestCancellation() }
         current.whenComplete(immediateExecutionContext) { [self] result in
             switch result {
             case .success:
@@ -208,6 +208,8 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
                 }
             }
         }
+        // Registered first, so this ask counts as this consumer's (a request that came meanwhile).
+        if future.isCancellationRequested { ask.ask() }
     }
 
     private func waitThenAttempt(_ number: Int, after wait: Duration, lastError: E) {
@@ -250,7 +252,7 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         }
         switch old {
         case .running(let attempt):
-            attempt.future?.requestCancellation()
+            attempt.ask()
         case .waiting(let timer, let lastError):
             timer?.cancel()
             future.complete(.failure(cancellationError ?? lastError))
@@ -265,10 +267,3 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
 }
 
 /// The attempt in flight, held weakly.
-private struct WeakAttempt<T: Sendable, E: Error>: Sendable {
-    weak var future: Future<T, E>?
-
-    init(_ future: Future<T, E>) {
-        self.future = future
-    }
-}

@@ -2,9 +2,10 @@ extension Future {
     /// A future with this future's result if it arrives within `duration` on `clock`, else a failure
     /// ``TimeoutError/timedOut``.
     ///
-    /// The deadline is `duration` from now. When it passes first, the returned future fails and
-    /// cancellation of this future is requested (``requestCancellation()``), so the timed-out work can
-    /// stop. When this future completes first, the timer is stopped. This future's own failure arrives
+    /// The deadline is `duration` from now. When it passes first, the returned future fails and this
+    /// future is asked to cancel as one of its consumers, so the timed-out work can stop — through any
+    /// chain (`request.mapError(classify).timeout(…)` reaches the request) — unless someone else still
+    /// waits for it. When this future completes first, the timer is stopped. This future's own failure arrives
     /// as ``TimeoutError/failure(_:)``.
     ///
     /// Which form you get depends on the failure type:
@@ -17,8 +18,9 @@ extension Future {
     ///
     /// The failure is delivered from a task sleeping on `clock` (default `ContinuousClock()`).
     /// `duration` is clamped to 0…10⁹ s (about 31 years), so `.seconds(Int64.max)` means "no
-    /// deadline in practice" instead of overflowing the clock. A cancellation request on the returned
-    /// future is passed on to this future.
+    /// deadline in practice" instead of overflowing the clock. When the deadline passes first, this
+    /// future is asked to cancel as one of its consumers: its work stops unless someone else still waits
+    /// for it (GUARANTEES.md G8). A cancellation request on the returned future is passed on the same way.
     public func timeout(
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock()
@@ -32,7 +34,8 @@ extension Future {
     /// Behaves as ``timeout(after:clock:)->Future<T,TimeoutError<E>>``, but keeps the failure type
     /// `E`: use it when `E` has a case that means "timed out"
     /// (`future.timeout(after: .seconds(5), failingWith: .timedOut)`). When the deadline passes first,
-    /// cancellation of this future is requested. `duration` is clamped to 0…10⁹ s (about 31 years).
+    /// this future is asked to cancel, as one of its consumers. `duration` is clamped to 0…10⁹ s (about 31
+    /// years).
     public func timeout(
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock(),
@@ -55,9 +58,11 @@ extension Future {
         let limited = Future<T, E1>()
         let deadline = timerDeadline(after: duration, on: clock)
         // The timer holds this future weakly: it only needs it to ask it to stop.
-        let timer = runAt(deadline, on: clock) { [weak self] in
+        // `limited` is one consumer of this future: the timer and a request on `limited` share one ask.
+        let ask = ConsumerAsk(self)
+        let timer = runAt(deadline, on: clock) {
             if limited.complete(.failure(timedOut)) {
-                self?.requestCancellation()
+                ask.ask()
             }
         }
         whenComplete(immediateExecutionContext) { result in
@@ -65,7 +70,7 @@ extension Future {
                 timer.cancel()
             }
         }
-        limited.onCancellationRequested { [weak self] in self?.requestCancellation() }
+        limited.onCancellationRequested { ask.ask() }
         return limited
     }
 }
@@ -75,7 +80,8 @@ extension Future where E == any Error {
     /// with ``FuturesError/timedOut``.
     ///
     /// The untyped form of ``Future/timeout(after:clock:)->Future<T,TimeoutError<E>>``: the failure
-    /// type stays `any Error`. When the deadline passes first, cancellation of this future is requested so the work can stop; when
+    /// type stays `any Error`. When the deadline passes first, this future is asked to cancel (as one of its
+    /// consumers) so the work can stop; when
     /// this future completes first, the timer is stopped. The failure is delivered from a task
     /// sleeping on `clock` (default `ContinuousClock()`). `duration` is clamped to 0…10⁹ s (about 31
     /// years).

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Testing
 
@@ -81,6 +82,40 @@ struct URLSessionFuturesTests {
         await server.holdClosedByClient.get()
     }
 
+    /// Issue 9's crawler: the timeout fired, but the request behind `mapError` ran on. The timeout now asks
+    /// its source as a consumer, and `mapError`'s future passes the request on to the request itself.
+    @Test func aTimeoutOnAMappedRequestCancelsTheRequestItself() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let clock = TestClock()
+        let request = makeLoopbackSession().dataFuture(from: server.url("/hold"))
+        let page = request.mapError { _ in CrawlError.offline }
+            .timeout(after: .milliseconds(500), clock: clock, failingWith: .timedOut)
+        await server.holdArrived.get()
+        await clock.advance(by: .milliseconds(500))
+        #expect(await page.settledResult().error == .timedOut)
+        #expect((await request.settledResult().error as? FuturesError) == .cancelled)
+        await server.holdClosedByClient.get()  // the client really hung up
+    }
+
+    @Test func aTimeoutDoesNotCancelARequestSomeoneElseStillWaitsFor() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let clock = TestClock()
+        let request = makeLoopbackSession().dataFuture(from: server.url("/hold"))
+        let other = request.map { $0.0.count }  // a second consumer that never asks
+        let page = request.mapError { _ in CrawlError.offline }
+            .timeout(after: .milliseconds(500), clock: clock, failingWith: .timedOut)
+        await server.holdArrived.get()
+        await clock.advance(by: .milliseconds(500))
+        #expect(await page.settledResult().error == .timedOut)
+        #expect(!request.isCancellationRequested, "shared work keeps running for `other`")
+        #expect(!other.isCompleted)
+        other.requestCancellation()  // now every consumer asked
+        #expect(request.isCancellationRequested)
+        await server.holdClosedByClient.get()
+    }
+
     @Test func theDeferredFormSendsNothingUntilExecutedAndSendsAgainEachTime() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
@@ -135,6 +170,18 @@ struct URLSessionFuturesTests {
         await done.future.get()
         #expect(printed.values == ["first", "second", "finally"])
         #expect(server.requestedPaths == ["/ok", "/ok", "/ok"])
+    }
+}
+
+enum CrawlError: Error, Equatable {
+    case offline
+    case timedOut
+}
+
+extension Result {
+    var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 

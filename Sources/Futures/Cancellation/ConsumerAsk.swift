@@ -1,0 +1,31 @@
+import Synchronization
+
+/// One consumer's request that `source` be cancelled, made at most once whichever of its paths decides
+/// it first (a request on the derived future, a timer firing, a failure elsewhere).
+///
+/// A source counts each consumer's ask once (GUARANTEES.md G8): asking twice for one consumer would
+/// cancel shared work under a consumer that still waits. Holds the source weakly.
+final class ConsumerAsk<S: Sendable, SE: Error>: Sendable {
+    weak let source: Future<S, SE>?
+    private let asked = Atomic<Bool>(false)
+
+    init(_ source: Future<S, SE>) {
+        self.source = source
+    }
+
+    /// Asks the source to cancel, as this consumer, unless this consumer asked already.
+    func ask() {
+        guard !asked.exchange(true, ordering: .relaxed) else { return }
+        source?.consumerRequestsCancellation()
+    }
+}
+
+extension Future {
+    /// Work made for a combinator that no longer needs it, before the combinator registered on it:
+    /// registers as one consumer and asks at once, so the request follows the same rule as any other
+    /// (shared work that someone else waits for keeps running).
+    func askToCancelUnneeded() {
+        whenComplete(immediateExecutionContext) { _ in }
+        consumerRequestsCancellation()
+    }
+}
