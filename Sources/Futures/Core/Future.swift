@@ -531,15 +531,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// it was pending has asked, so work shared with another consumer that still waits is never cancelled.
     /// This is an explicit request on *this* future, whoever else waits for it.
     public func requestCancellation() {
-        lock.lock()
-        guard !cancellationRequested, !completed else {
-            lock.unlock()
-            return
-        }
-        cancellationRequested = true
-        let handlers = state.takeCancellationHandlers()
-        lock.unlock()
-        Self.runCancellationHandlers(handlers)
+        request(asConsumer: false)
     }
 
     /// One of this future's consumers (a derived future, a waiter, a combinator that owns its input) no
@@ -547,15 +539,23 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// registered while the future was pending has asked. Each consumer asks at most once.
     @usableFromInline
     func consumerRequestsCancellation() {
+        request(asConsumer: true)
+    }
+
+    /// The first request while pending runs the handlers; a consumer's ask counts towards "every consumer
+    /// asked" first.
+    private func request(asConsumer: Bool) {
         lock.lock()
         guard !cancellationRequested, !completed else {
             lock.unlock()
             return
         }
-        cancellationAsks &+= 1
-        guard cancellationAsks >= consumers else {
-            lock.unlock()
-            return
+        if asConsumer {
+            cancellationAsks &+= 1
+            guard cancellationAsks >= consumers else {
+                lock.unlock()
+                return
+            }
         }
         cancellationRequested = true
         let handlers = state.takeCancellationHandlers()
