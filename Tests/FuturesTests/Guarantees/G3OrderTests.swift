@@ -50,7 +50,10 @@ extension Guarantees {
 
         /// The race the `completedWithLate` state exists for: registrations on one serial queue from one thread
         /// while another thread completes (and hands the earlier registrations to the queue).
-        @Test(arguments: GFace.sharedFaces)
+        // Streams promise less here (GUARANTEES.md G3): a subscription racing a publication may be served
+        // first, so the stream face is not among this test's arguments; its per-subscriber publication
+        // order is tested in StreamStressTests.
+        @Test(arguments: GFace.sharedFaces.filter { $0 != .stream })
         func registrationOrderHoldsOnASerialQueueWhileAnotherThreadCompletes(_ face: GFace) {
             let trials = 200
             var disordered = 0

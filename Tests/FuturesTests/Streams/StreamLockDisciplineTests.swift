@@ -98,23 +98,19 @@ struct StreamLockDisciplineTests {
     /// A `for await` loop stopped by a failed result drops what it buffered; an event's `deinit` that
     /// publishes to the same stream reaches the consumer again. Before the fix the buffer was dropped
     /// under the consumer's lock and the thread spun forever.
-    @Test func stoppingALoopReleasesItsBufferOutsideItsLock() {
-        let returned = returnsOnAThread {
-            let done = DispatchSemaphore(value: 0)
-            Task {
-                let promise = StreamPromise<OnDeinit>(capacity: 0)
-                var iterator = promise.stream.makeAsyncIterator()
-                promise.failure(FuturesError.noSuchElement)
-                promise.success(OnDeinit { [promise] in promise.success(OnDeinit {}) })
-                do {
-                    _ = try await iterator.next()
-                    Issue.record("the failed result should be thrown")
-                } catch {}
-                done.signal()
-            }
-            done.wait()
-        }
-        #expect(returned)
+    ///
+    /// Async on purpose: a synchronous test blocking a cooperative thread while waiting for a `Task` can
+    /// starve a 2-thread pool; a regression (the spin) fails through the time limit instead.
+    @Test(.timeLimit(.minutes(1)))
+    func stoppingALoopReleasesItsBufferOutsideItsLock() async {
+        let promise = StreamPromise<OnDeinit>(capacity: 0)
+        var iterator = promise.stream.makeAsyncIterator()
+        promise.failure(FuturesError.noSuchElement)
+        promise.success(OnDeinit { [promise] in promise.success(OnDeinit {}) })
+        do {
+            _ = try await iterator.next()
+            Issue.record("the failed result should be thrown")
+        } catch {}
     }
 
     /// A subscriber that joins while its replay is evicted by later results still gets the replay it
