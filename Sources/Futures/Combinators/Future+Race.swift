@@ -5,8 +5,9 @@ extension Future {
     /// let fastest = Future.race(mirrorA.download(file), mirrorB.download(file))
     /// ```
     ///
-    /// - Success: the first success. Every other input that is still pending is then asked to cancel, as
-    ///   one of its consumers: its work stops unless someone else still waits for it (GUARANTEES.md G8).
+    /// - Success: the first success. Every other input that is still pending then gets
+    ///   ``requestCancellation()``: the inputs are handed to the race, so use it on futures you own (a
+    ///   request on the race's own future, by contrast, reaches each input as one of its consumers).
     /// - Failure: only when every input has failed, with the failure of the first input in argument
     ///   order (deterministic whatever the timing).
     /// - Cancellation: a request on the returned future is passed on to every pending input, as one of its
@@ -69,8 +70,8 @@ extension Sequence {
     /// variant is for futures you own, such as redundant requests where only the first answer matters.
     ///
     /// - Result: the first result to arrive (if several inputs are already completed, the first in
-    ///   order). With `cancellingOthers`, the others are then asked to cancel, as one consumer each (work
-    ///   someone else still waits for keeps running).
+    ///   order). With `cancellingOthers`, the others then get ``Future/requestCancellation()`` (pass
+    ///   futures you own).
     /// - Cancellation: a request on the returned future is passed on to every pending input, as one of its
     ///   consumers.
     /// - No inputs: fails with ``FuturesError/noSuchElement`` when the failure type can hold it, else
@@ -94,11 +95,13 @@ extension Sequence {
     }
 }
 
-/// Asks every input but the one at `winner` to cancel, as one of its consumers.
+/// Requests cancellation of every input but the one at `winner` (the inputs were handed over).
 private func cancelAll<T, E>(_ inputs: [WeakFuture<T, E>], except winner: Int) {
     for (index, input) in inputs.enumerated() where index != winner {
-        // As one consumer of each loser: shared inputs that others still wait for keep running.
-        input.future?.consumerRequestsCancellation()
+        // An explicit request: passing futures to `race` (or `firstCompleted(cancellingOthers: true)`) hands
+        // them over, so the losers' work stops even if someone else observes them (e.g. awaits the loser
+        // to see how it ended); asking as one consumer would make that outcome depend on timing.
+        input.future?.requestCancellation()
     }
 }
 
