@@ -28,7 +28,7 @@
 /// delivery queue holds only the results handed to it that its context has not run yet. A
 /// cancelled subscriber (``cancel(_:)``, a `for await` loop left with `break`, a cancelled task)
 /// is removed and released at once. So is a subscriber registered through an
-/// ``InvalidationToken``'s ``InvalidationTokenType/validContext(_:)`` when the token is invalidated
+/// ``InvalidationToken``'s ``InvalidationTokenType/validContext(_:)-(ExecutionContext)`` when the token is invalidated
 /// (or when its drainer finds the gate closed): it gets no `.end`, and nothing of it stays behind.
 /// Dropping a long chain of derived streams releases them iteratively (bounded stack).
 public final class FutureStream<T: Sendable>: @unchecked Sendable {
