@@ -46,15 +46,21 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // A small HTTP server on 127.0.0.1 for the tour and the tests; not a product, no dependencies.
+        .target(
+            name: "LoopbackHTTP",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "futures-tour",
-            dependencies: ["Futures"],
+            dependencies: ["Futures", "LoopbackHTTP"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "FuturesTests",
             dependencies: [
                 "Futures",
+                "LoopbackHTTP",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

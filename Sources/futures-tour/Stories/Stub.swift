@@ -1,0 +1,1 @@
+func storyCrawl(_ client: SiteClient) async -> [StoryRow] { [] }
