@@ -22,15 +22,14 @@
 public final class Promise<T: Sendable, E: Error>: Sendable {
     /// The future this promise completes.
     public let future: Future<T, E>
-    @usableFromInline let file: StaticString
-    @usableFromInline let line: UInt
+    /// Where the promise was created, for the dropped-promise report (16 bytes: the promise is 40).
+    @usableFromInline let site: CallSite
 
     /// Creates a promise with a pending future. `file` and `line` name it in diagnostics.
     @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.future = Future()
-        self.file = file
-        self.line = line
+        self.site = CallSite(file: file, line: line)
     }
 
     deinit {
@@ -42,7 +41,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// `Optional`, the cast to `E`) would otherwise run on every deallocation, completed or not.
     @inline(never)
     private func reportDropped() {
-        FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: "\(file)", line: line))
+        FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: site.file, line: site.line))
         if let error = FuturesError.brokenPromise as? E {
             future.complete(.failure(error))
         } else {
@@ -106,4 +105,38 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
             future.forwardsCancellation(to: other)
         }
     }
+}
+
+/// A call site (`#fileID`, `#line`) in two words instead of a `StaticString` and a `UInt` (four), so that
+/// objects that keep one for a diagnostic stay small.
+@usableFromInline
+struct CallSite: @unchecked Sendable {
+    // `@unchecked Sendable`: `start` points to the immutable, never-freed storage of a string literal
+    // (a `StaticString` with a pointer representation), which any thread may read.
+    @usableFromInline let start: UnsafeRawPointer?
+    /// The literal's length in UTF-8 code units, or the scalar's value when `start` is `nil` (a
+    /// `StaticString` made from a single Unicode scalar has no pointer).
+    @usableFromInline let count: UInt32
+    @usableFromInline let storedLine: UInt32
+
+    @inlinable
+    init(file: StaticString, line: UInt) {
+        if file.hasPointerRepresentation {
+            start = UnsafeRawPointer(file.utf8Start)
+            count = UInt32(truncatingIfNeeded: file.utf8CodeUnitCount)
+        } else {
+            start = nil
+            count = file.unicodeScalar.value
+        }
+        storedLine = UInt32(truncatingIfNeeded: line)
+    }
+
+    /// The file name, as `#fileID` gave it.
+    var file: String {
+        guard let start else { return Unicode.Scalar(count).map { String($0) } ?? "?" }
+        return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(count)), as: UTF8.self)
+    }
+
+    /// The line.
+    var line: UInt { UInt(storedLine) }
 }
