@@ -43,7 +43,7 @@ extension Guarantees {
         /// equivalents run at 100,000 to keep the suite's time reasonable in debug builds (a million steps
         /// through a face costs 3–5 s per runner there). 100,000 is still 2,000× the trampoline's frame budget
         /// (48), so an unbounded recursion would overflow any thread's stack all the same.
-        static let deep = min(100_000, testDepth)
+        static let deep = heavyTestDepth
 
         @Test(arguments: GRunner.allCases)
         func theIssuesFlatMapRecursionReturnsZeroSynchronously(_ runner: GRunner) async {
@@ -157,7 +157,7 @@ extension Guarantees {
         /// frame budget, so an unbounded recursion would overflow any thread's stack.
         @Test(arguments: GRunner.allCases)
         func aLongChainOfImmediateStreamMapsDeliversInBoundedStack(_ runner: GRunner) async {
-            let links = 100_000
+            let links = Self.deep
             let delivered = await runner.run { () -> [Int] in
                 let promise = StreamPromise<Int>()
                 var last = promise.stream
@@ -174,7 +174,7 @@ extension Guarantees {
 
         @Test(arguments: GRunner.allCases)
         func aLongPendingStreamChainDroppedIsFreed(_ runner: GRunner) async {
-            let links = 100_000
+            let links = Self.deep
             let freed = await runner.run { () -> Bool in
                 weak var weakLast: FutureStream<Int>?
                 do {

@@ -59,7 +59,7 @@ struct StreamDepthAndInputTests {
         await onEveryKindOfThread {
             let promise = StreamPromise<Int>(capacity: 1)
             var stream = promise.stream
-            for _ in 0..<100_000 {
+            for _ in 0..<heavyTestDepth {
                 stream = stream.map(context: immediateExecutionContext) { $0 + 1 }
             }
             let seen = Recorder<Int>()
@@ -68,7 +68,7 @@ struct StreamDepthAndInputTests {
             stream.onFinish(context: immediateExecutionContext) { _ in ended.increment() }
             promise.success(0)
             promise.finish()
-            #expect(seen.values == [100_000])
+            #expect(seen.values == [heavyTestDepth])
             #expect(ended.value == 1)
         }
     }
@@ -109,7 +109,7 @@ extension StreamDepthAndInputTests {
             do {
                 let head = FutureStream<Int>(openWithCapacity: 1)
                 var stream = head
-                for _ in 0..<100_000 {
+                for _ in 0..<heavyTestDepth {
                     stream = stream.map(context: immediateExecutionContext) { $0 }
                 }
                 tail = stream

@@ -7,6 +7,11 @@ import Testing
 /// million-step chain would take most of CI's time without checking anything more.
 let testDepth: Int = ProcessInfo.processInfo.environment["FUTURES_TEST_DEPTH"].flatMap(Int.init) ?? 1_000_000
 
+/// The depth of the tests whose steps are heavier than a future's (streams, long collections): 100,000 —
+/// 2,000 times the trampoline's frame budget, so an unbounded recursion would still overflow any thread's
+/// stack — or ``testDepth`` when that is lower (sanitizer runs).
+let heavyTestDepth = min(100_000, testDepth)
+
 /// The kinds of thread a depth test runs on: each has its own stack size and its own trampoline.
 enum StackKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A Swift `Task` (the cooperative pool).
