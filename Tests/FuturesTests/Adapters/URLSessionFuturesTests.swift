@@ -37,7 +37,7 @@ func httpStatus(_ response: URLResponse) -> Int? {
     (response as? HTTPURLResponse)?.statusCode
 }
 
-@Suite("URLSession futures against a real server on 127.0.0.1", .timeLimit(.minutes(1)))
+@Suite("URLSession futures against a real server on 127.0.0.1", .hangGuard())
 struct URLSessionFuturesTests {
     @Test func aSuccessfulRequestDeliversBodyAndStatus() async throws {
         let server = try TestHTTPServer()

@@ -16,7 +16,7 @@ final class CancelCountingFuture<T: Sendable, E: Error>: Sendable {
     func failure(_ error: E) { future.complete(.failure(error)) }
 }
 
-@Suite("race and firstCompleted(cancellingOthers:)", .timeLimit(.minutes(1)))
+@Suite("race and firstCompleted(cancellingOthers:)", .hangGuard())
 struct RaceTests {
     @Test func theFirstSuccessWinsAndTheLosersAreCancelled() {
         let runners = (0..<3).map { _ in CancelCountingFuture<Int, Flaky>() }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Futures
 
-@Suite("traverse(maxConcurrent:) holds no cycles", .timeLimit(.minutes(1)))
+@Suite("traverse(maxConcurrent:) holds no cycles", .hangGuard())
 struct TraverseBoundedMemoryTests {
     @Test func abandonedRunningItemsReleaseTheTraversal() {
         let result = WeakSlot<Future<[Int], any Error>>()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Futures
 
-@Suite("traverse(maxConcurrent:) bounds parallelism", .timeLimit(.minutes(1)))
+@Suite("traverse(maxConcurrent:) bounds parallelism", .hangGuard())
 struct TraverseBoundedTests {
     /// Drives 1,000 items by hand: after every step exactly min(4, items left) are in flight.
     @Test func neverMoreThanNInFlightOverAThousandItems() {

@@ -26,7 +26,7 @@ private func downTrunk(_ n: Int) -> Deferred<Int, Never> {
     }
 }
 
-@Suite("Deferred: a million steps in bounded stack", .serialized, .timeLimit(.minutes(5)))
+@Suite("Deferred: a million steps in bounded stack", .serialized, .hangGuard(minutes: 5))
 struct DeferredDepthTests {
     static let depth = testDepth
 

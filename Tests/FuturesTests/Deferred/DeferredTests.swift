@@ -3,7 +3,7 @@ import Testing
 
 @testable import Futures
 
-@Suite("Deferred: lazy, repeatable computations", .timeLimit(.minutes(1)))
+@Suite("Deferred: lazy, repeatable computations", .hangGuard())
 struct DeferredTests {
     @Test func nothingRunsUntilExecutedAndEachExecutionRunsAgain() {
         let starts = Counter()
@@ -124,7 +124,7 @@ struct DeferredTests {
     }
 }
 
-@Suite("Deferred: retry and async get", .timeLimit(.minutes(1)))
+@Suite("Deferred: retry and async get", .hangGuard())
 struct DeferredRetryTests {
     @Test func retryRunsAFreshExecutionForEachAttempt() async {
         let executions = Counter()

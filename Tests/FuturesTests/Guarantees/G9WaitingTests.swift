@@ -88,7 +88,7 @@ extension Guarantees {
 
         /// Many more awaiting tasks than cooperative threads: if `get()` blocked a thread, the pool would starve
         /// and the completing task below could never run.
-        @Test(.timeLimit(.minutes(1)), arguments: GFace.sharedFaces)
+        @Test(.hangGuard(), arguments: GFace.sharedFaces)
         func manyTasksAwaitingDoNotBlockThreads(_ face: GFace) async {
             let subject = GCase(face: face, entry: .pendingThenCompleted).make()
             let tasks = 64

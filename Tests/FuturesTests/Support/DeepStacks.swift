@@ -70,3 +70,17 @@ actor DepthGate {
         }
     }
 }
+
+/// Whether this run is under a sanitizer (CI sets `FUTURES_SANITIZED=1` for its ThreadSanitizer and
+/// AddressSanitizer runs). Everything is 5–15 times slower there, and the long synchronous tests hold the
+/// cooperative pool's two threads (on a 2-core machine) for minutes, so a quick async test may wait that
+/// long before it even starts.
+let sanitizedRun = ProcessInfo.processInfo.environment["FUTURES_SANITIZED"] == "1"
+
+extension Trait where Self == TimeLimitTrait {
+    /// The guard against a hang: `minutes` in a plain run, 30 minutes under a sanitizer (see
+    /// ``sanitizedRun``). It catches a future that never completes; it is not a timing goal.
+    static func hangGuard(minutes: Int = 1) -> Self {
+        .timeLimit(.minutes(sanitizedRun ? max(30, minutes) : minutes))
+    }
+}

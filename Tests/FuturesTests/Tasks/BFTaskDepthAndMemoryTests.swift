@@ -10,7 +10,7 @@ private func down(_ n: Int, on executor: BFExecutor) -> BFTask<Int> {
     }
 }
 
-@Suite("BFTask: a million continuations in bounded stack", .serialized, .timeLimit(.minutes(5)))
+@Suite("BFTask: a million continuations in bounded stack", .serialized, .hangGuard(minutes: 5))
 struct BFTaskDepthTests {
     static let depth = testDepth
 
@@ -74,7 +74,7 @@ struct BFTaskDepthTests {
     }
 }
 
-@Suite("BFTask: continuations hold no cycles", .timeLimit(.minutes(1)))
+@Suite("BFTask: continuations hold no cycles", .hangGuard())
 struct BFTaskMemoryTests {
     @Test func continuationsOfAnAbandonedPendingTaskAreReleased() {
         let source = WeakSlot<Future<Int, any Error>>()

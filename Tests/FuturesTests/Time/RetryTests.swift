@@ -2,7 +2,7 @@ import Testing
 
 @testable import Futures
 
-@Suite("retry on virtual time: attempts, back-off, while:", .timeLimit(.minutes(1)))
+@Suite("retry on virtual time: attempts, back-off, while:", .hangGuard())
 struct RetryTests {
     let tick = RecordingClock.tick
 
