@@ -35,7 +35,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// What the server answers, and when.
     public struct Reply: Sendable {
         /// The longest a reply is held back: a delay beyond it is cut to it.
-        public static let longestDelay: Duration = .seconds(50)
+        public static let longestDelay: Duration = .seconds(1_800)
 
         /// The HTTP status code.
         public var status: Int
