@@ -33,7 +33,8 @@ struct SettledTests {
         for promise in promises { promise.onCancellationRequested { asked.increment() } }
         promises[0].success(0)
         let settled = promises.map(\.future).settled()
-        let shared = promises[2].future.map(immediateExecutionContext) { $0 }  // another consumer of the last input still waits
+        // Another consumer of the last input still waits for it.
+        let shared = promises[2].future.map(immediateExecutionContext) { $0 }
         settled.requestCancellation()
         #expect(asked.value == 1)  // only the second input: the first completed, the third is shared
         promises[1].failure(FuturesError.cancelled)
