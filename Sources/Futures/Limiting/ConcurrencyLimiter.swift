@@ -14,7 +14,7 @@
 /// let profile = limiter.submit { try await api.fetchProfile(id) }   // async work, same slots
 /// ```
 ///
-/// ``Sequence/traverse(maxConcurrent:_:f:)`` needs its whole list up front; a limiter is an object to
+/// ``Swift/Sequence/traverse(maxConcurrent:_:f:)`` needs its whole list up front; a limiter is an object to
 /// share: every submission, from any thread and at any time, competes for the same `maxConcurrent`
 /// slots, so no slot idles while work waits.
 ///
@@ -43,7 +43,7 @@
 /// ## Memory and failures of the work
 /// Running work keeps the limiter alive (its completion callbacks hold it); waiting work is held by the
 /// limiter. A slot frees only when its work's future completes: work whose future never completes holds
-/// its slot for good (bound it with ``Future/timeout(after:clock:)``).
+/// its slot for good (bound it with ``Future/timeout(after:clock:)->Future<T,TimeoutError<E>>``).
 public final class ConcurrencyLimiter: Sendable {
     /// The order in which waiting work starts: higher priorities first, then submission order.
     public enum Priority: Int, Sendable, CaseIterable, Comparable {
