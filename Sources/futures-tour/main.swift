@@ -39,6 +39,7 @@ if CommandLine.arguments.contains("--features") {
     await tourDeferred()
     await tourTime()
     await tourCombinators()
+    await tourLimiter()
 }
 site.server.stop()
 print("\nEnd of the tour. `swift run futures-tour --features` adds a chapter per feature; `swift test` runs the tests.")

@@ -15,4 +15,5 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesW5()
     registerFuturesW6()
     registerFuturesStreams()
+    registerFuturesLimiter()
 }

@@ -28,4 +28,5 @@ let benchmarks: @Sendable () -> Void = {
     registerCompetitorsW6()
     registerFuturesStreams()
     registerCompetitorsStreams()
+    registerFuturesLimiter()
 }

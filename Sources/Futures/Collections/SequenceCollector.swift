@@ -53,6 +53,26 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         return collector
     }
 
+    /// Starts collecting every outcome of `futures`, as values of a collector that cannot fail: each
+    /// input's result fills its slot as a success, so the prefix runs to the end and ``future`` succeeds
+    /// with all outcomes in list order once every input has completed.
+    @inlinable
+    static func collectSettled<S, SE>(_ futures: [Future<S, SE>]) -> SequenceCollector
+    where T == Result<S, SE>, E == Never {
+        let collector = SequenceCollector(count: futures.count)
+        if futures.isEmpty {
+            collector.future.complete(.success([]))
+            return collector
+        }
+        for (index, input) in futures.enumerated() {
+            if input.ifCompleted({ collector.record(.success($0), at: index) }) == nil {
+                input.whenComplete(immediateExecutionContext) { collector.record(.success($0), at: index) }
+                collector.future.forwardsCancellation(to: input)
+            }
+        }
+        return collector
+    }
+
     /// Stores one input's result; completes ``future`` when the outcome is decided.
     @inlinable
     func record(_ result: Result<T, E>, at index: Int) {

@@ -18,7 +18,7 @@ func printSummary(_ rows: [StoryRow], totalMilliseconds: Int, site: TourSite) {
     say(line(header))
     say(widths.map { String(repeating: "─", count: $0) }.joined(separator: "─┼─"))
     for row in table { say(line(row)) }
-    say("")
+    print("")
     say(
         "\(site.server.requestCount) requests served in \(totalMilliseconds) ms; "
             + "\(site.server.abandonedCount) abandoned by the client when their work was cancelled")

@@ -1,0 +1,75 @@
+extension Sequence where Element: Sendable {
+    /// Turns every element into a future with `f`, running at most `maxConcurrent` at once, and delivers
+    /// each outcome — success or failure — on a stream as soon as it completes.
+    ///
+    /// ```swift
+    /// let downloads = urls.traverseAsCompleted(maxConcurrent: 4) { session.dataFuture(from: $0) }
+    /// for try await (index, result) in downloads {
+    ///     switch result {
+    ///     case .success(let data): show(data, for: urls[index])
+    ///     case .failure(let error): log(error, for: urls[index])
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Where ``traverse(maxConcurrent:_:f:)`` gives one future of all values and stops at the first
+    /// failure, this keeps going and lets you use each outcome at once: every element gets one stream
+    /// value `(index, result)`, its position in the sequence and its future's result, in completion
+    /// order. The stream finishes after the last one; an empty sequence gives a finished, empty stream.
+    /// It keeps every outcome for replay, so a subscriber that arrives late still sees all of them.
+    ///
+    /// - `f` runs once per element, in the order of the elements, on `context`: with the immediate
+    ///   context (the default) on the calling thread for the first `maxConcurrent` elements, then on the
+    ///   thread where a running future completed. Built on a ``ConcurrencyLimiter`` of its own, so
+    ///   elements completing at once start the next ones in bounded stack.
+    /// - `maxConcurrent` below 1 counts as 1.
+    /// - **Cancellation:** when `cancellationToken` is cancelled, the stream fails terminally with
+    ///   ``FuturesError/cancelled`` at once (`for try await` throws it), elements not yet started are
+    ///   dropped without calling `f`, and cancellation of every running element's future is requested
+    ///   (as its consumer, GUARANTEES.md G8). Outcomes arriving later are ignored. A `for await` loop
+    ///   that ends early only unsubscribes itself; cancel the token to stop the work.
+    public func traverseAsCompleted<U, E>(
+        maxConcurrent: Int,
+        _ context: ExecutionContext = immediateExecutionContext,
+        cancellationToken: CancellationToken = .never,
+        f: @escaping @Sendable (Element) -> Future<U, E>
+    ) -> FutureStream<(index: Int, result: Result<U, E>)> {
+        let elements = Array(self)
+        let promise = StreamPromise<(index: Int, result: Result<U, E>)>()
+        let stream = promise.stream
+        guard !elements.isEmpty else {
+            promise.finish()
+            return stream
+        }
+        let limiter = ConcurrencyLimiter(maxConcurrent: maxConcurrent, startingOn: context)
+        // Outcomes still to come, and whether the traversal was cancelled.
+        let progress = LockedBox((remaining: elements.count, cancelled: false))
+        let registration = cancellationToken.onCancellationRequested {
+            progress.withValue { $0.cancelled = true }
+            promise.finish(throwing: FuturesError.cancelled)
+            limiter.cancelAll()
+        }
+        for (index, element) in elements.enumerated() {
+            let outcome = limiter.submit { () -> Future<U, E> in
+                // Cancelled after this element was submitted: it must not start. Its slot is not needed
+                // any more; the pending future is released with the limiter.
+                if progress.value.cancelled { return Future<U, E>() }
+                return f(element)
+            }
+            outcome.whenComplete(immediateExecutionContext) { result in
+                promise.tryComplete(.success((index, result)))
+                let isLast = progress.withValue { state -> Bool in
+                    state.remaining -= 1
+                    return state.remaining == 0
+                }
+                if isLast {
+                    promise.finish()
+                    registration.dispose()
+                }
+            }
+        }
+        // Elements submitted while a cancellation ran were not in its snapshot: ask them too.
+        if progress.value.cancelled { limiter.cancelAll() }
+        return stream
+    }
+}

@@ -1,1 +1,0 @@
-func storyCrawl(_ client: SiteClient) async -> [StoryRow] { [] }
