@@ -6,10 +6,14 @@
 
 extension Future where E == any Error {
     /// The `onCancel` action of a combinator that writes `future`: quiet the chain, then fail it.
+    ///
+    /// The action is stored in a registration that the token itself holds, so it holds the token weakly:
+    /// a strong capture would be a cycle (token → registration → action → token) that keeps a dropped
+    /// token and its last registrations alive.
     static func cancelling<U>(_ future: Future<U, any Error>, _ cancelToken: CancelToken) -> (@Sendable () -> Void)? {
         if cancelToken.isUnused { return nil }
-        return {
-            future.cancel(cancelToken)
+        return { [weak cancelToken] in
+            if let cancelToken { future.cancel(cancelToken) }
             future.complete(.failure(FuturesError.cancelled))
         }
     }

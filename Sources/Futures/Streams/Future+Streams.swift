@@ -69,8 +69,8 @@ extension Future where E == any Error {
     /// The `onCancel` action of a combinator that writes the stream `derived`.
     static func finishing<U>(_ derived: FutureStream<U>, _ cancelToken: CancelToken) -> (@Sendable () -> Void)? {
         if cancelToken.isUnused { return nil }
-        return {
-            derived.cancel(cancelToken)
+        return { [weak cancelToken] in  // weak: the token holds this action (a cycle otherwise)
+            if let cancelToken { derived.cancel(cancelToken) }
             derived.finish(nil)
         }
     }

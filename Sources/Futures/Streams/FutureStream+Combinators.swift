@@ -36,8 +36,8 @@ extension FutureStream {
         let onCancel: (@Sendable () -> Void)? =
             cancelToken.isUnused
             ? nil
-            : { @Sendable in
-                derived.cancel(cancelToken)
+            : { @Sendable [weak cancelToken] in  // weak: the token holds this action (see finishOnCancel)
+                if let cancelToken { derived.cancel(cancelToken) }
                 derived.finish(nil)
             }
         subscribe(context: context, cancelToken: cancelToken, onCancel: onCancel) { event in
@@ -50,11 +50,14 @@ extension FutureStream {
 
     /// What a combinator's subscription runs when it is cancelled: quiets the chain built with
     /// `cancelToken` on this (derived) stream, then finishes it; `nil` for an unused token.
+    ///
+    /// The token holds the registration that holds this action, so the action holds the token weakly (a
+    /// strong capture would be a cycle that keeps a dropped token alive).
     @usableFromInline
     func finishOnCancel(_ cancelToken: CancelToken) -> (@Sendable () -> Void)? {
         if cancelToken.isUnused { return nil }
-        return { @Sendable in
-            self.cancel(cancelToken)
+        return { @Sendable [weak cancelToken] in
+            if let cancelToken { self.cancel(cancelToken) }
             self.finish(nil)
         }
     }

@@ -176,4 +176,34 @@ struct CancelTokenTests {
         await done.future.get()
         #expect(strays.value == 0)
     }
+
+    /// G6: a combinator's cancel action lives in a registration the token holds, so it must not hold the
+    /// token: a dropped token used by pending combinators is freed (LeakSanitizer found the cycle).
+    @Test(arguments: ["future map", "future to stream", "stream map", "stream flatMap"])
+    func aDroppedTokenUsedByPendingCombinatorsIsFreed(_ path: String) {
+        weak var weakToken: CancelToken?
+        let source = Future<Int, any Error>()
+        let stream = StreamPromise<Int>()
+        var derived: [AnyObject] = []
+        do {
+            let token = CancelToken()
+            weakToken = token
+            switch path {
+            case "future map":
+                derived.append(source.map(context: immediate, cancelToken: token) { $0 + 1 })
+            case "future to stream":
+                derived.append(
+                    source.flatMap(context: immediate, cancelToken: token) { FutureStream(value: $0) })
+            case "stream map":
+                derived.append(stream.stream.map(context: immediate, cancelToken: token) { $0 + 1 })
+            default:
+                derived.append(
+                    stream.stream.flatMap(context: immediate, cancelToken: token) { FutureStream(value: $0) })
+            }
+        }
+        #expect(weakToken == nil, "the token was kept alive by its own registration (\(path))")
+        #expect(derived.count == 1)
+        source.complete(.success(1))
+        stream.finish()
+    }
 }
