@@ -48,14 +48,17 @@ extension Sequence where Element: Sendable {
 /// cancellation handler holds it weakly.
 private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: Sendable {
     let future = Future<[U], E>()
-    private let elements: [Element]
+    private let count: Int
     private let maxConcurrent: Int
     private let context: ExecutionContext
-    private let transform: @Sendable (Element) -> Future<U, E>
 
     private let lock = SpinLock()
     // `nonisolated(unsafe)`: the following are only read and written between `lock.lock()` and
     // `lock.unlock()`.
+    //
+    // The elements and `f` until the traversal stops or every element has succeeded; released then
+    // (G6), so that an element still running that captured what `f` captured is no cycle.
+    nonisolated(unsafe) private var work: (elements: [Element], transform: @Sendable (Element) -> Future<U, E>)?
     nonisolated(unsafe) private var values: [U?]
     nonisolated(unsafe) private var nextIndex = 0
     nonisolated(unsafe) private var running = 0
@@ -69,16 +72,17 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
         context: ExecutionContext,
         transform: @escaping @Sendable (Element) -> Future<U, E>
     ) {
-        self.elements = elements
+        self.count = elements.count
         self.maxConcurrent = maxConcurrent
         self.context = context
-        self.transform = transform
+        self.work = (elements, transform)
         self.values = Array(repeating: nil, count: elements.count)
         self.pending.reserveCapacity(Swift.min(maxConcurrent, elements.count))
     }
 
     func start() {
-        if elements.isEmpty {
+        if count == 0 {
+            work = nil
             future.complete(.success([]))
             return
         }
@@ -90,7 +94,7 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
     private func launch() {
         while true {
             lock.lock()
-            guard !stopped, running < maxConcurrent, nextIndex < elements.count else {
+            guard !stopped, running < maxConcurrent, nextIndex < count else {
                 lock.unlock()
                 return
             }
@@ -110,10 +114,10 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
 
     private func run(_ index: Int) {
         lock.lock()
-        let isStopped = stopped
+        let work = stopped ? nil : work
         lock.unlock()
-        guard !isStopped else { return }
-        let item = transform(elements[index])
+        guard let work else { return }
+        let item = work.transform(work.elements[index])
         lock.lock()
         let stoppedMeanwhile = stopped
         if !stoppedMeanwhile { pending[index] = ConsumerAsk(item) }
@@ -131,8 +135,13 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
                 running -= 1
                 succeeded += 1
                 var all: [U?] = []
-                if succeeded == elements.count { swap(&all, &values) }
+                var finished: (elements: [Element], transform: @Sendable (Element) -> Future<U, E>)?
+                if succeeded == count {
+                    swap(&all, &values)
+                    swap(&finished, &self.work)
+                }
                 lock.unlock()
+                _ = consume finished  // the user's closure and elements are released outside the lock
                 if !all.isEmpty {
                     future.complete(.success(all.map { $0! }))
                 } else {
@@ -149,10 +158,13 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
     /// Stops launching; returns the consumer asks of the items still pending (each asks at most once).
     private func stop() -> [ConsumerAsk<U, E>] {
         var others: [Int: ConsumerAsk<U, E>] = [:]
+        var unused: (elements: [Element], transform: @Sendable (Element) -> Future<U, E>)?
         lock.lock()
         stopped = true
         swap(&others, &pending)
+        swap(&unused, &work)
         lock.unlock()
+        _ = consume unused  // released outside the lock
         return Array(others.values)
     }
 

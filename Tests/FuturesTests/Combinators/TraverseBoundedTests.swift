@@ -86,6 +86,46 @@ struct TraverseBoundedTests {
         #expect(started.value == 2)
     }
 
+    /// G6: once a failure stops the traversal, `f` (and what it captured) is released although an element
+    /// is still running; before, an element whose producer captured what `f` captured formed a cycle.
+    @Test func aStoppedTraversalReleasesItsClosureWhileAnElementStillRuns() {
+        final class Capture: Sendable {}
+        let runners = (0..<5).map { _ in CancelCountingFuture<Int, Flaky>() }
+        weak var weakCapture: Capture?
+        let result: Future<[Int], Flaky>
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            result = (0..<5).traverse(maxConcurrent: 2, immediateExecutionContext) { index in
+                withExtendedLifetime(capture) { runners[index].future }
+            }
+        }
+        #expect(weakCapture != nil, "held while the traversal may still start elements")
+        runners[1].failure(.fatal(1))
+        #expect(result.error == .fatal(1))
+        #expect(!runners[0].future.isCompleted)
+        #expect(weakCapture == nil)
+        runners[0].success(0)
+    }
+
+    @Test func aFinishedTraversalReleasesItsClosure() {
+        final class Capture: Sendable {}
+        let promises = (0..<3).map { _ in Promise<Int, Never>() }
+        weak var weakCapture: Capture?
+        let result: Future<[Int], Never>
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            result = (0..<3).traverse(maxConcurrent: 3, immediateExecutionContext) { index in
+                withExtendedLifetime(capture) { promises[index].future }
+            }
+        }
+        #expect(weakCapture != nil)
+        for (index, promise) in promises.enumerated() { promise.success(index) }
+        #expect(result.value == [0, 1, 2])
+        #expect(weakCapture == nil)
+    }
+
     @Test func emptyInputAndANonPositiveBound() {
         #expect([Int]().traverse(maxConcurrent: 4) { Future<Int, Never>(value: $0) }.value == [])
         let inFlight = Counter()
