@@ -20,6 +20,7 @@ struct StreamHandOverTests {
         promise.success(1)
         promise.success(4)
         #expect(seen.values == [1, 2, 3, 4])
+        promise.finish()  // the handler captures the promise: a stream left open would keep that cycle
     }
 
     @Test func everyImmediateSubscriberKeepsTheOrderWhenOneOfThemPublishesReentrantly() {
@@ -34,6 +35,7 @@ struct StreamHandOverTests {
         promise.success(1)
         promise.success(3)
         for seen in recorders { #expect(seen.values == [1, 2, 3]) }
+        promise.finish()  // the handlers capture the promise: a stream left open would keep that cycle
     }
 
     @Test func immediateAndQueueSubscribersOfOneStreamEachGetEveryValueInOrder() async {
