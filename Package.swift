@@ -10,8 +10,19 @@ let package = Package(
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
     ],
+    // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
+    // library has no dependencies; enable `NIO` for `FuturesNIO` (SwiftNIO) and `Combine` for
+    // `FuturesCombine` (OpenCombine off Apple platforms). Nothing is enabled by default.
+    traits: [
+        .trait(name: "NIO", description: "FuturesNIO: EventLoopFuture interop (fetches swift-nio)."),
+        .trait(
+            name: "Combine",
+            description: "FuturesCombine: Publisher interop (fetches OpenCombine, used off Apple platforms)."
+        ),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
-        // Only the interop products depend on these; the `Futures` library has no dependencies.
+        // Only the interop products depend on these, each under its trait (see `traits`).
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // Documentation only (`swift package generate-documentation`); adds nothing to any product.
@@ -31,7 +42,10 @@ let package = Package(
         ),
         .target(
             name: "FuturesNIO",
-            dependencies: ["Futures", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "Futures",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
@@ -41,7 +55,7 @@ let package = Package(
                 .product(
                     name: "OpenCombine",
                     package: "OpenCombine",
-                    condition: .when(platforms: [.linux, .windows, .android, .wasi])
+                    condition: .when(platforms: [.linux, .windows, .android, .wasi], traits: ["Combine"])
                 ),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -70,15 +84,22 @@ let package = Package(
             name: "FuturesNIOTests",
             dependencies: [
                 "FuturesNIO",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "FuturesCombineTests",
-            dependencies: ["FuturesCombine"],
+            dependencies: [
+                "FuturesCombine",
+                .product(
+                    name: "OpenCombine",
+                    package: "OpenCombine",
+                    condition: .when(platforms: [.linux, .windows, .android, .wasi], traits: ["Combine"])
+                ),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -31,7 +31,7 @@ import Dispatch
 /// ``requestCancellation()`` asks the producer to stop. A request on a derived future (`map`, `flatMap`,
 /// `recover`, `zip`, `sequence`, …) travels upstream; a source is asked only when every consumer that
 /// registered on it while it was pending has asked (a plain callback or waiter never asks), so shared work
-/// is never cancelled under someone who still waits for it. See `docs/Cancellation.md`.
+/// is never cancelled under someone who still waits for it. See <doc:Cancellation>.
 ///
 /// ## Memory
 /// A future does not retain the futures it was derived from, and a completed future holds nothing
