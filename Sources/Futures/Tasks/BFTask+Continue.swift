@@ -5,8 +5,8 @@
 /// - **What the block returns.** A value gives a `BFTask` of that value; a task (any
 ///   ``BFTaskProtocol``) chains without nesting: the new task completes when that one does. A block
 ///   that returns nothing gives a `BFTask<Void>`, even where a `BFTask<Void>` is expected (the task
-///   form needs a `return`). The task form is the more specific one, so it wins whenever the block
-///   returns a task.
+///   form needs a `return`). The value-returning declarations are `@_disfavoredOverload`, so a block
+///   that returns a task always chains, also inside a longer chain of calls.
 /// - **Where the token goes.** After the block, in Bolts' order
 ///   (`continueWith(executor:block:cancellationToken:)`), or before it so the block can be a trailing
 ///   closure (`continueWith(cancellationToken: token) { … }`).
@@ -14,7 +14,12 @@
 ///   the value (Bolts-Swift, `{ students in … }`), or the finished task (Objective-C Bolts and its
 ///   guide, `{ (task: BFTask<[Student]>) in task.result! … }`). A block whose body only compiles
 ///   with the task (it reads `task.result`) or whose parameter is annotated with a `BFTask` type gets
-///   the task; every other block gets the value.
+///   the task; every other block gets the value. The task-receiving declarations sit on
+///   ``BFTaskProtocol`` so that the value form outranks them when a block fits both.
+///
+/// Per name that is two declarations per form (a value or a task returned), each in Bolts' order and
+/// in the trailing-closure order: one declaration cannot take the token both before and after the
+/// block, and a block returning a value and one returning a task need different result types.
 extension BFTask {
     // MARK: - continueWith
 
@@ -34,6 +39,7 @@ extension BFTask {
     ///   - cancellationToken: Checked just before `block` would run: if cancellation was requested,
     ///     `block` does not run and the new task is cancelled.
     /// - Returns: A task completed with `block`'s outcome.
+    @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
         executor: BFExecutor = .default,
@@ -68,6 +74,7 @@ extension BFTask {
 
     /// The value form of `continueWith` with the token before the block, so the block can be a
     /// trailing closure: `task.continueWith(cancellationToken: token) { task in … }`.
+    @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
         executor: BFExecutor = .default,
@@ -109,6 +116,7 @@ extension BFTask {
     ///   - cancellationToken: Checked first: if cancellation was requested when this task completes,
     ///     the new task is cancelled (even if this one faulted).
     /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
+    @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
         executor: BFExecutor = .default,
@@ -142,6 +150,7 @@ extension BFTask {
 
     /// The value-receiving `continueOnSuccessWith` with the token before the block, so the block can
     /// be a trailing closure.
+    @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
         executor: BFExecutor = .default,
@@ -157,79 +166,6 @@ extension BFTask {
         executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken?,
         block: @escaping @Sendable (T) throws -> Next
-    ) -> BFTask<Next.TaskResult> {
-        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
-    }
-
-    // MARK: - continueOnSuccessWith, the block receives the task (Objective-C Bolts)
-
-    /// Runs `block` with this task if it succeeds (Objective-C Bolts' `continueWithSuccessBlock:`,
-    /// whose block reads `task.result`); a fault or a cancellation passes straight through and `block`
-    /// does not run.
-    ///
-    /// Chosen when the block's parameter is annotated as a `BFTask` or its body only compiles with the
-    /// task; a block that fits both forms (`{ _ in … }`, `{ print($0) }`) gets the value form, which
-    /// runs at the same moment. `task.result` is never `nil` inside `block`.
-    ///
-    /// - Parameters:
-    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
-    ///   - block: Receives this (succeeded) task. Returning a value succeeds the new task (nothing:
-    ///     with `()`); throwing faults it (a cancellation error cancels it).
-    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
-    /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
-    @_disfavoredOverload
-    @discardableResult
-    public func continueOnSuccessWith<U>(
-        executor: BFExecutor = .default,
-        block: @escaping @Sendable (BFTask<T>) throws -> U,
-        cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<U> {
-        continuation(executor, cancellationToken) { next, task in
-            task.withValue(passingFailureTo: next) { _ in next.complete(Result { try block(task) }) }
-        }
-    }
-
-    /// Runs `block` with this task if it succeeds and continues with the task `block` returns
-    /// (Objective-C Bolts' success block returning a `BFTask`); a fault or a cancellation passes
-    /// straight through.
-    ///
-    /// - Parameters:
-    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
-    ///   - block: Receives this (succeeded) task and returns the next task; returning
-    ///     `BFTask.cancelled()` cancels the new task, throwing faults it.
-    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
-    /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
-    @_disfavoredOverload
-    @discardableResult
-    public func continueOnSuccessWith<Next: BFTaskProtocol>(
-        executor: BFExecutor = .default,
-        block: @escaping @Sendable (BFTask<T>) throws -> Next,
-        cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<Next.TaskResult> {
-        continuation(executor, cancellationToken) { next, task in
-            task.withValue(passingFailureTo: next) { _ in Self.chain(next) { try block(task).bfTask } }
-        }
-    }
-
-    /// The task-receiving `continueOnSuccessWith` with the token before the block, so the block can be
-    /// a trailing closure.
-    @_disfavoredOverload
-    @discardableResult
-    public func continueOnSuccessWith<U>(
-        executor: BFExecutor = .default,
-        cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (BFTask<T>) throws -> U
-    ) -> BFTask<U> {
-        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
-    }
-
-    /// The task-receiving, chaining `continueOnSuccessWith` with the token before the block.
-    @_disfavoredOverload
-    @discardableResult
-    public func continueOnSuccessWith<Next: BFTaskProtocol>(
-        executor: BFExecutor = .default,
-        cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (BFTask<T>) throws -> Next
     ) -> BFTask<Next.TaskResult> {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
@@ -281,12 +217,12 @@ extension BFTask {
 
     /// Completes `next` with the outcome of the task `makeTask` returns (chaining without nesting), or
     /// fails it with the error `makeTask` throws.
-    private static func chain<U>(_ next: Future<U, any Error>, _ makeTask: () throws -> BFTask<U>) {
+    static func chain<U>(_ next: Future<U, any Error>, _ makeTask: () throws -> BFTask<U>) {
         next.completeWith { try makeTask().future }
     }
 
     /// Runs `body` with this completed task's value; a fault or cancellation goes straight to `next`.
-    private func withValue<U>(passingFailureTo next: Future<U, any Error>, _ body: (T) -> Void) {
+    func withValue<U>(passingFailureTo next: Future<U, any Error>, _ body: (T) -> Void) {
         switch future.result {
         case .success(let value):
             body(value)
@@ -312,7 +248,7 @@ extension BFTask {
     /// Memory: the callback stored in this task's cell does not capture the cell (it holds it weakly
     /// and receives it back when it runs), so a pending task that is abandoned releases its
     /// continuations and the tasks they would have completed.
-    private func continuation<U>(
+    func continuation<U>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
         _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
@@ -329,6 +265,85 @@ extension BFTask {
         }
         next.forwardsCancellation(to: future)
         return BFTask<U>(future: next)
+    }
+}
+
+extension BFTaskProtocol {
+    // MARK: - continueOnSuccessWith, the block receives the task (Objective-C Bolts)
+
+    /// Runs `block` with this task if it succeeds (Objective-C Bolts' `continueWithSuccessBlock:`,
+    /// whose block reads `task.result`); a fault or a cancellation passes straight through and `block`
+    /// does not run.
+    ///
+    /// Chosen when the block's parameter is annotated as a `BFTask` or its body only compiles with the
+    /// task; a block that fits both forms (`{ _ in … }`, `{ print($0) }`) gets the value form, which
+    /// runs at the same moment. `task.result` is never `nil` inside `block`.
+    ///
+    /// Declared on ``BFTaskProtocol`` (which only ``BFTask`` adopts) rather than on `BFTask` itself: a
+    /// member of the type outranks a member of a protocol extension when a block fits both, without
+    /// the scoring penalty of `@_disfavoredOverload`, which in a chain such as
+    /// `a.continueOnSuccessWith { (task: BFTask<X>) -> BFTask<Y> in … }.continueOnSuccessWith { … }`
+    /// would make the compiler prefer nesting the first task to receiving it.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives this (succeeded) task. Returning a value succeeds the new task (nothing:
+    ///     with `()`); throwing faults it (a cancellation error cancels it).
+    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
+    @_disfavoredOverload
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<TaskResult>) throws -> U,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        bfTask.continuation(executor, cancellationToken) { next, task in
+            task.withValue(passingFailureTo: next) { _ in next.complete(Result { try block(task) }) }
+        }
+    }
+
+    /// Runs `block` with this task if it succeeds and continues with the task `block` returns
+    /// (Objective-C Bolts' success block returning a `BFTask`); a fault or a cancellation passes
+    /// straight through.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives this (succeeded) task and returns the next task; returning
+    ///     `BFTask.cancelled()` cancels the new task, throwing faults it.
+    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
+    @discardableResult
+    public func continueOnSuccessWith<Next: BFTaskProtocol>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<TaskResult>) throws -> Next,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<Next.TaskResult> {
+        bfTask.continuation(executor, cancellationToken) { next, task in
+            task.withValue(passingFailureTo: next) { _ in BFTask<TaskResult>.chain(next) { try block(task).bfTask } }
+        }
+    }
+
+    /// The task-receiving `continueOnSuccessWith` with the token before the block, so the block can be
+    /// a trailing closure.
+    @_disfavoredOverload
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<TaskResult>) throws -> U
+    ) -> BFTask<U> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// The task-receiving, chaining `continueOnSuccessWith` with the token before the block.
+    @discardableResult
+    public func continueOnSuccessWith<Next: BFTaskProtocol>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<TaskResult>) throws -> Next
+    ) -> BFTask<Next.TaskResult> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 }
 

@@ -108,6 +108,29 @@ struct BFTaskContinueShapesTests {
         #expect(handed.types == [task, value, task, task, value])
     }
 
+    /// In a chain the compiler weighs every call together: annotated task blocks must not make it nest
+    /// the first task (so that the second block could receive it as a *value*).
+    @Test func aChainOfAnnotatedTaskBlocksChainsAndSkipsAfterAFault() {
+        let ran = Counter()
+        let chain = numbers.continueOnSuccessWith { (task: BFTask<[Int]>) -> BFTask<[Int]> in
+            BFTask(error: TestError(code: 5))
+        }.continueOnSuccessWith { (task: BFTask<[Int]>) -> BFTask<[Int]> in
+            ran.increment()
+            return task
+        }
+        #expect(type(of: chain) == BFTask<[Int]>.self)
+        #expect((chain.error as? TestError)?.code == 5 && ran.value == 0)
+    }
+
+    @Test func anOptionalValueIsComparedAsTheValue() {
+        let handed = Handed()
+        let nothing = BFTask<[Int]?>(result: nil).continueOnSuccessWith { result in
+            handed.record(result)
+            return result == nil ? "nil" : "some"
+        }
+        #expect(nothing.result == "nil" && handed.types == ["Optional<Array<Int>>"])
+    }
+
     // MARK: continueOnSuccessWith: what the block returns
 
     @Test func returningATaskChainsInBothForms() {
