@@ -18,7 +18,7 @@ public final class CancellationSource: Sendable {
     /// Bumped by every `cancel(afterDelay:)`, so only the latest scheduled cancellation fires.
     let delayGeneration = LockedBox<Int>(0)
     /// The timer task of the latest ``cancel(after:clock:)``, stopped when a later call replaces it.
-    let delayTimer = LockedBox<Task<Void, Never>?>(nil)
+    let delayTimer = LockedBox<(generation: Int, task: Task<Void, Never>?)>((0, nil))
 
     /// Creates a source whose token is not cancelled.
     public init() {}
@@ -62,9 +62,8 @@ public final class CancellationSource: Sendable {
             value += 1
             return value
         }
-        let previous = delayTimer.withValue { timer in timer.take() }
-        previous?.cancel()
         if duration <= .zero {
+            stopDelayTimer(upTo: generation)?.cancel()
             cancel()
             return
         }
@@ -73,13 +72,24 @@ public final class CancellationSource: Sendable {
                 self.cancel()
             }
         }
-        let superseded = delayTimer.withValue { current -> Bool in
-            // A later call may have run meanwhile: keep only the newest timer.
-            guard self.delayGeneration.value == generation else { return true }
-            current = timer
-            return false
+        // Keep the timer of the newest call; stop the other one (after unlocking).
+        let stopped = delayTimer.withValue { current -> Task<Void, Never>? in
+            if current.generation > generation { return timer }
+            let replaced = current.task
+            current = (generation, timer)
+            return replaced
         }
-        if superseded { timer.cancel() }
+        stopped?.cancel()
+    }
+
+    /// Takes the stored timer task if it belongs to a call no newer than `generation`.
+    func stopDelayTimer(upTo generation: Int) -> Task<Void, Never>? {
+        delayTimer.withValue { current -> Task<Void, Never>? in
+            guard current.generation <= generation else { return nil }
+            let task = current.task
+            current = (generation, nil)
+            return task
+        }
     }
 
     /// Releases every registered handler without running it; ``cancel()`` does nothing afterwards and

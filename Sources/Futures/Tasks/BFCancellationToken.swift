@@ -55,6 +55,7 @@ extension CancellationSource {
             value += 1
             return value
         }
+        stopDelayTimer(upTo: generation)?.cancel()  // a `cancel(after:clock:)` timer, if one is sleeping
         if milliseconds < 0 { return }
         if milliseconds == 0 {
             cancel()
