@@ -22,7 +22,7 @@ func tourCancellation() {
         promise.failure(FuturesError.cancelled)
     }
     promise.future.requestCancellation()
-    print("promise future:", promise.future.result!)
+    print("promise future:", promise.future.result!.readable)
 
     // A callback API wrapped with its cancel hook (a URLSessionTask.cancel, a timer, ...).
     let wrapped = Future<Int, any Error>(cancellable: { _ in
@@ -31,7 +31,7 @@ func tourCancellation() {
     })
     wrapped.requestCancellation()
     wrapped.requestCancellation()
-    print("wrapped future:", wrapped.result!)
+    print("wrapped future:", wrapped.result!.readable)
 
     // An async operation: the token cancels its Swift task, which it observes.
     let stop = BFCancellationTokenSource()

@@ -11,18 +11,20 @@ func tourCombinators() async {
 
     // race: the first success wins; the losers are asked to cancel.
     let slow = Promise<String, MirrorError>()
-    slow.future.onCancellationRequested { slow.failure(.offline) }
+    slow.future.onCancellationRequested { slow.failure(.cancelled) }
     let broken = Future<String, MirrorError>(error: .notFound)
     let fast = Future<String, MirrorError>(value: "fast mirror").delay(for: .milliseconds(2))
-    print("race winner:", await Future.race(slow.future, broken, fast).settledResult())
-    print("race: the slow mirror was asked to cancel and stopped with:", await slow.future.settledResult())
+    print("race winner:", await Future.race(slow.future, broken, fast).settledResult().readable)
+    print("race: the slow mirror was asked to cancel and stopped with:", await slow.future.settledResult().readable)
 
     // firstCompleted(cancellingOthers:): the first result of any kind.
     let backup = Promise<Int, MirrorError>()
-    backup.future.onCancellationRequested { backup.failure(.offline) }
+    backup.future.onCancellationRequested { backup.failure(.cancelled) }
     let first = [backup.future, Future(error: .notFound)].firstCompleted(cancellingOthers: true)
-    print("firstCompleted:", await first.settledResult())
-    print("firstCompleted: the backup request was cancelled and stopped with:", await backup.future.settledResult())
+    print("firstCompleted:", await first.settledResult().readable)
+    print(
+        "firstCompleted: the backup request was cancelled and stopped with:",
+        await backup.future.settledResult().readable)
 
     // traverse(maxConcurrent:): 20 jobs, never more than 3 at once.
     let running = SharedTally()

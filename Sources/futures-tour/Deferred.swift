@@ -46,7 +46,7 @@ func tourDeferred() async {
         complete(attempts.next() < 3 ? .failure(.offline) : .success("answered"))
     }
     let answer = await flaky.retry(5).run().settledResult()
-    print("retry of a Deferred:", answer, "after \(attempts.value) executions")
+    print("retry of a Deferred:", answer.readable, "after \(attempts.value) executions")
 
     // The future form of a request starts at once and can be cancelled.
     let response = await session.dataFuture(from: url).map { String(decoding: $0.0, as: UTF8.self) }

@@ -25,7 +25,9 @@ func tourTime() async {
 
     // Typed futures keep "timed out" apart from their own failures.
     let typed = Future<Int, MirrorError>(error: .offline).timeout(after: .seconds(1), clock: clock)
-    print("typed timeout of a failed future:", typed.error.map { "\($0)" } ?? "-")
+    if case .failure(let own) = typed.error {
+        print("typed timeout of a failed future: fails with its own error (\(own)), not timedOut")
+    }
 
     // Retry a flaky operation: 3 attempts, exponential back-off (1 ms, 2 ms), only while transient.
     let attempts = SharedTally()
@@ -39,11 +41,31 @@ func tourTime() async {
         print("retry: attempt \(attempt)")
         return attempt < 3 ? Future(error: .offline) : Future(value: "page")
     }
-    print("retry result:", await fetched.settledResult())
+    print("retry result:", await fetched.settledResult().readable)
 }
 
-/// The failures of the tour's pretend network.
-enum MirrorError: Error, Equatable {
+/// The failures of the tour's pretend network; printed as a reader would say them.
+enum MirrorError: Error, Equatable, CustomStringConvertible {
     case offline
     case notFound
+    /// The request was asked to stop (it lost a race, or nobody wanted it any more).
+    case cancelled
+
+    var description: String {
+        switch self {
+        case .offline: return "offline"
+        case .notFound: return "not found"
+        case .cancelled: return "cancelled"
+        }
+    }
+}
+
+extension Result {
+    /// "succeeded: value" or "failed: error", without module-qualified type names.
+    var readable: String {
+        switch self {
+        case .success(let value): return "succeeded: \(value)"
+        case .failure(let error): return "failed: \(error)"
+        }
+    }
 }

@@ -17,6 +17,8 @@ public final class CancellationSource: Sendable {
     let cell = CancellationHub()
     /// Bumped by every `cancel(afterDelay:)`, so only the latest scheduled cancellation fires.
     let delayGeneration = LockedBox<Int>(0)
+    /// The timer task of the latest ``cancel(after:clock:)``, stopped when a later call replaces it.
+    let delayTimer = LockedBox<(generation: Int, task: Task<Void, Never>?)>((0, nil))
 
     /// Creates a source whose token is not cancelled.
     public init() {}
@@ -39,6 +41,55 @@ public final class CancellationSource: Sendable {
     /// order they were registered. Later calls, and calls after ``dispose()``, do nothing.
     public func cancel() {
         cell.requestCancellation()
+    }
+
+    /// Requests cancellation once `duration` has passed on `clock` (a timer task sleeping on it).
+    ///
+    /// ```swift
+    /// let source = CancellationSource()
+    /// source.cancel(after: .seconds(30))   // give up after 30 seconds
+    /// ```
+    ///
+    /// - The handlers run on the timer's task, as with ``cancel()``. A zero or negative duration
+    ///   cancels at once, on the calling thread. Durations longer than 10⁹ s are clamped.
+    /// - A new call, with this method or Bolts' `cancel(afterDelay:)`, replaces the cancellation
+    ///   scheduled before it (its timer is stopped); `cancel(afterDelay: -1)` stops it without scheduling
+    ///   another.
+    /// - The timer keeps the source alive until it fires; it does nothing if the source was cancelled
+    ///   or disposed meanwhile.
+    public func cancel(after duration: Duration, clock: some Clock<Duration> = ContinuousClock()) {
+        let generation = delayGeneration.withValue { value -> Int in
+            value += 1
+            return value
+        }
+        if duration <= .zero {
+            stopDelayTimer(upTo: generation)?.cancel()
+            cancel()
+            return
+        }
+        let timer = runAt(timerDeadline(after: duration, on: clock), on: clock) {
+            if self.delayGeneration.value == generation {
+                self.cancel()
+            }
+        }
+        // Keep the timer of the newest call; stop the other one (after unlocking).
+        let stopped = delayTimer.withValue { current -> Task<Void, Never>? in
+            if current.generation > generation { return timer }
+            let replaced = current.task
+            current = (generation, timer)
+            return replaced
+        }
+        stopped?.cancel()
+    }
+
+    /// Takes the stored timer task if it belongs to a call no newer than `generation`.
+    func stopDelayTimer(upTo generation: Int) -> Task<Void, Never>? {
+        delayTimer.withValue { current -> Task<Void, Never>? in
+            guard current.generation <= generation else { return nil }
+            let task = current.task
+            current = (generation, nil)
+            return task
+        }
     }
 
     /// Releases every registered handler without running it; ``cancel()`` does nothing afterwards and

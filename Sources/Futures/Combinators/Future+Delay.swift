@@ -2,6 +2,37 @@ import Dispatch
 import Foundation
 
 extension Future {
+    /// Creates a future that completes with `result` on a global queue, `delay` after this call
+    /// (BrightFutures' `init(result:delay:)`).
+    ///
+    /// Always asynchronous, even for a zero or negative delay: the future is pending when the initializer
+    /// returns. Callbacks registered on it run on their own contexts, as usual. A cancellation request
+    /// does not shorten the delay (the result is already decided); it is ignored.
+    ///
+    /// ```swift
+    /// let slow = Future<Int, Never>(value: 3, delay: .milliseconds(200))
+    /// let fast = Future<Int, Never>(value: 1, delay: .milliseconds(10))
+    /// [slow, fast].firstCompleted().onSuccess { print($0) }  // 1
+    /// ```
+    public convenience init(result: Result<T, E>, delay: DispatchTimeInterval) {
+        self.init()
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+            self.complete(result)
+        }
+    }
+
+    /// Creates a future that succeeds with `value` on a global queue, `delay` after this call
+    /// (BrightFutures' `init(value:delay:)`). See ``init(result:delay:)``.
+    public convenience init(value: T, delay: DispatchTimeInterval) {
+        self.init(result: .success(value), delay: delay)
+    }
+
+    /// Creates a future that fails with `error` on a global queue, `delay` after this call
+    /// (BrightFutures' `init(error:delay:)`). See ``init(result:delay:)``.
+    public convenience init(error: E, delay: DispatchTimeInterval) {
+        self.init(result: .failure(error), delay: delay)
+    }
+
     /// A future that completes with this future's result, `interval` after this future completed.
     ///
     /// The delay starts when this future completes (not when `delay` is called). It is always

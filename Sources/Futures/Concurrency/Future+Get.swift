@@ -20,33 +20,55 @@ extension Future {
     /// Waits for the result like ``get()``, and reacts to cancellation of the awaiting Swift task as
     /// `policy` says.
     ///
-    /// - ``TaskCancellationPolicy/keepWaiting``: as ``get()``.
-    /// - ``TaskCancellationPolicy/stopWaiting``: when the task is cancelled (or already is), stop waiting
-    ///   and throw `CancellationError` at once. The waiter is taken out of the future's list, so
-    ///   abandoned waits leave nothing behind; the future itself is not affected. A future that is
-    ///   already completed returns its result even in a cancelled task.
-    /// - ``TaskCancellationPolicy/requestCancellation``: when the task is cancelled, call
-    ///   ``requestCancellation()`` on the future (reaching its producer) and keep waiting for the
-    ///   result the producer then delivers (for ``init(priority:operation:)`` usually a
-    ///   `CancellationError`). Use it only on a future you own: other consumers see the same result.
+    /// - `.keepWaiting`: as ``get()``.
+    /// - `.stopWaiting`: when the task is cancelled (or already is), stop waiting and throw
+    ///   `CancellationError` at once. The waiter is taken out of the future's list, so abandoned waits
+    ///   leave nothing behind; the future itself is not affected. A future that is already completed
+    ///   returns its result even in a cancelled task.
+    /// - `.requestCancellation`: when the task is cancelled, call ``requestCancellation()`` on the
+    ///   future (reaching its producer) and keep waiting for the result the producer then delivers (for
+    ///   ``init(priority:operation:)`` usually a `CancellationError`). Use it only on a future you own:
+    ///   other consumers see the same result.
     ///
-    /// - Throws: The future's error, or `CancellationError` (``TaskCancellationPolicy/stopWaiting``).
-    public func get(onTaskCancellation policy: TaskCancellationPolicy) async throws -> T {
-        if let result { return try result.get() }
-        switch policy {
+    /// It throws exactly what the policy lets out (typed throws; the policy chooses the type):
+    ///
+    /// | policy | `Future<T, Never>` | `Future<T, E>` |
+    /// |---|---|---|
+    /// | `.keepWaiting`, `.requestCancellation` | nothing (no `try`) | `E` |
+    /// | `.stopWaiting` | `CancellationError` | `any Error`: an `E` or a `CancellationError` |
+    ///
+    /// - Throws: The future's error, or `CancellationError` when `.stopWaiting` stops waiting.
+    public func get<Thrown: Error>(
+        onTaskCancellation policy: TaskCancellationPolicy<E, Thrown>
+    ) async throws(Thrown) -> T {
+        switch await result(onTaskCancellation: policy.kind) {
+        case .some(.success(let value)):
+            return value
+        case .some(.failure(let error)):
+            throw policy.failure(error)
+        case nil:
+            throw policy.cancelled()
+        }
+    }
+
+    /// The result, or `nil` if waiting stopped because the Swift task was cancelled (only with
+    /// `.stopWaiting`).
+    private func result(onTaskCancellation kind: TaskCancellationKind) async -> Result<T, E>? {
+        if let result { return result }
+        switch kind {
         case .keepWaiting:
-            return try await get()
+            return await resultAfterWaiting()
         case .requestCancellation:
-            return try await withTaskCancellationHandler {
-                try await get()
+            return await withTaskCancellationHandler {
+                await resultAfterWaiting()
             } onCancel: {
                 self.requestCancellation()
             }
         case .stopWaiting:
-            try Task.checkCancellation()
+            if Task.isCancelled { return nil }
             let waiter = CancellableWaiter<T, E>()
             let entry = RemovableEntry<T, E>(.wakeUp { result in waiter.finish(result) })
-            let outcome = await withTaskCancellationHandler {
+            return await withTaskCancellationHandler {
                 await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, E>?, Never>) in
                     guard waiter.start(continuation) else { return }
                     // If the task was cancelled between `start` and here, its handler could not find the
@@ -60,20 +82,73 @@ extension Future {
                     self.removeEntry(entry)
                 }
             }
-            guard let outcome else { throw CancellationError() }
-            return try outcome.get()
+        }
+    }
+
+    /// Waits for the result, ignoring Swift task cancellation.
+    private func resultAfterWaiting() async -> Result<T, E> {
+        if let result { return result }
+        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, E>, Never>) in
+            onCompletionWakeUp { continuation.resume(returning: $0) }
         }
     }
 }
 
-/// How ``Future/get(onTaskCancellation:)`` reacts when the awaiting Swift task is cancelled.
-public enum TaskCancellationPolicy: Sendable {
-    /// Ignore it; wait for the future's result (what ``Future/get()`` does).
+/// The three reactions of ``Future/get(onTaskCancellation:)``.
+enum TaskCancellationKind: Sendable {
     case keepWaiting
-    /// Stop waiting and throw `CancellationError`; the future is not affected.
     case stopWaiting
-    /// Request cancellation of the future and wait for the result its producer delivers.
     case requestCancellation
+}
+
+/// How ``Future/get(onTaskCancellation:)`` reacts when the awaiting Swift task is cancelled, and so what
+/// it can throw: `Failure` is the future's error type, `Thrown` what comes out.
+///
+/// Written with a leading dot — `.keepWaiting`, `.stopWaiting`, `.requestCancellation` — the compiler
+/// picks the member that fits the future, and with it the thrown type (see
+/// ``Future/get(onTaskCancellation:)``).
+public struct TaskCancellationPolicy<Failure: Error, Thrown: Error>: Sendable {
+    let kind: TaskCancellationKind
+    /// Turns the future's error into the thrown error.
+    let failure: @Sendable (Failure) -> Thrown
+    /// The error thrown when waiting stops (called only for `.stopWaiting`).
+    let cancelled: @Sendable () -> Thrown
+}
+
+extension TaskCancellationPolicy where Thrown == Failure {
+    /// Ignore it; wait for the future's result (what ``Future/get()`` does). Throws the future's error.
+    public static var keepWaiting: Self {
+        Self(kind: .keepWaiting, failure: { $0 }, cancelled: { preconditionFailure("keepWaiting never stops") })
+    }
+
+    /// Request cancellation of the future and wait for the result its producer delivers. Throws the
+    /// future's error.
+    public static var requestCancellation: Self {
+        Self(kind: .requestCancellation, failure: { $0 }, cancelled: { preconditionFailure("never stops") })
+    }
+}
+
+extension TaskCancellationPolicy where Failure == Never, Thrown == CancellationError {
+    /// Stop waiting and throw `CancellationError`; the future is not affected. On a future that cannot
+    /// fail, that is all it can throw.
+    public static var stopWaiting: Self {
+        Self(kind: .stopWaiting, failure: unreachableFailure, cancelled: { CancellationError() })
+    }
+}
+
+/// The failure conversion of a policy on a future that cannot fail: never called.
+private func unreachableFailure<F: Error>(_ error: F) -> CancellationError {
+    preconditionFailure("a future that cannot fail failed with \(error)")
+}
+
+extension TaskCancellationPolicy where Thrown == any Error {
+    /// Stop waiting and throw `CancellationError`; the future is not affected. Throws `any Error`: the
+    /// future's error or a `CancellationError` (Swift has no type for "either"; `any Error` keeps
+    /// `catch is CancellationError` and `catch let error as E` working).
+    @_disfavoredOverload
+    public static var stopWaiting: Self {
+        Self(kind: .stopWaiting, failure: { $0 }, cancelled: { CancellationError() })
+    }
 }
 
 /// One waiter of ``Future/get(onTaskCancellation:)`` with ``TaskCancellationPolicy/stopWaiting``: the

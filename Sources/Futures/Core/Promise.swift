@@ -105,6 +105,30 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
             future.forwardsCancellation(to: other)
         }
     }
+
+    /// Completes the future with the value of `other`, a future that cannot fail, once it completes
+    /// (BrightFutures code wrote `promise.completeWith(other.promoteError())`; both still work).
+    ///
+    /// As ``completeWith(_:)-(Future<T,E>)``: the promise stays alive until then, a later result is
+    /// ignored and reported, and a cancellation request on this promise's future is forwarded to
+    /// `other`.
+    @_disfavoredOverload
+    public func completeWith(_ other: Future<T, Never>) {
+        completeWith(other.promoteError())
+    }
+}
+
+extension Promise where E == any Error {
+    /// Completes this untyped promise with `other`'s result, whatever `other`'s error type, once it
+    /// completes; the error is passed on as it is.
+    ///
+    /// As ``completeWith(_:)-(Future<T,E>)``: the promise stays alive until then, a later result is
+    /// ignored and reported, and a cancellation request on this promise's future is forwarded to
+    /// `other`.
+    @_disfavoredOverload
+    public func completeWith<F: Error>(_ other: Future<T, F>) {
+        completeWith(other.mapError(immediateExecutionContext) { $0 as any Error })
+    }
 }
 
 /// A call site (`#fileID`, `#line`) in two words instead of a `StaticString` and a `UInt` (four), so that

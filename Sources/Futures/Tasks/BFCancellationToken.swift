@@ -29,7 +29,9 @@ extension CancellationToken {
 }
 
 extension CancellationSource {
-    /// Cancels after `milliseconds` (on a global dispatch queue), as Bolts' `cancelAfterDelay:`.
+    /// Bolts' `cancelAfterDelay:` on a ``BFCancellationTokenSource``: cancels after `milliseconds`
+    /// (on a global dispatch queue). Elsewhere prefer ``CancellationSource/cancel(after:clock:)``, which
+    /// takes a `Duration` and a clock like every other time-based API of the library.
     ///
     /// - `0` cancels at once, on the calling thread.
     /// - `-1` (or any negative value) stops a cancellation scheduled earlier without scheduling one.
@@ -53,6 +55,7 @@ extension CancellationSource {
             value += 1
             return value
         }
+        stopDelayTimer(upTo: generation)?.cancel()  // a `cancel(after:clock:)` timer, if one is sleeping
         if milliseconds < 0 { return }
         if milliseconds == 0 {
             cancel()

@@ -15,6 +15,26 @@ extension BFTask where T == Void {
         }
         self.init(future: Future(completingWith: gather.future))
     }
+
+    /// A task that succeeds (with `()`) as soon as one task of `tasks` succeeds, whatever their result
+    /// types: `init(forCompletionOfAnyTask:)` when only the moment matters (Bolts-Swift's `whenAny`
+    /// gives a `Task<Void>` too).
+    ///
+    /// Faults and cancellation as the typed form: if none succeeds it faults (one error, or a
+    /// ``BFAggregateError`` in list order), or is cancelled if all were cancelled; an empty list
+    /// faults with ``FuturesError/noSuchElement``. The losers are not cancelled.
+    ///
+    /// ```swift
+    /// let ready: BFTask<Void> = BFTask(forCompletionOfAnyTask: [loadUser, loadSettings])
+    /// ```
+    @_disfavoredOverload
+    public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol]) {
+        let gather = AnyTaskGatherer<Void>(count: tasks.count)
+        for (index, task) in tasks.enumerated() {
+            observeErased(task) { outcome in gather.record(index, outcome.map { _ in () }) }
+        }
+        self.init(future: gather.future)
+    }
 }
 
 extension BFTask {

@@ -1,16 +1,45 @@
+/// The continuations of a task (Bolts' `continueWith…` family).
+///
+/// Each name has few declarations, and every one of Bolts' call shapes picks the right one:
+///
+/// - **What the block returns.** A value gives a `BFTask` of that value; a task (any
+///   ``BFTaskProtocol``) chains without nesting: the new task completes when that one does. A block
+///   that returns nothing gives a `BFTask<Void>`, even where a `BFTask<Void>` is expected (the task
+///   form needs a `return`). The value-returning declarations are `@_disfavoredOverload`, so a block
+///   that returns a task always chains, also inside a longer chain of calls.
+/// - **Where the token goes.** After the block, in Bolts' order
+///   (`continueWith(executor:block:cancellationToken:)`), or before it so the block can be a trailing
+///   closure (`continueWith(cancellationToken: token) { … }`).
+/// - **What a success block receives** (`continueOnSuccessWith`):
+///   the value (Bolts-Swift, `{ students in … }`), or the finished task (Objective-C Bolts and its
+///   guide, `{ (task: BFTask<[Student]>) in task.result! … }`). A block whose body only compiles
+///   with the task (it reads `task.result`) or whose parameter is annotated with a `BFTask` type gets
+///   the task; every other block gets the value. The task-receiving declarations sit on
+///   ``BFTaskProtocol`` so that the value form outranks them when a block fits both.
+///
+/// Per name that is two declarations per form (a value or a task returned), each in Bolts' order and
+/// in the trailing-closure order: one declaration cannot take the token both before and after the
+/// block, and a block returning a value and one returning a task need different result types.
 extension BFTask {
     // MARK: - continueWith
 
     /// Runs `block` with this task once it completes (whatever its state) and returns a task for
     /// what `block` returns (Bolts' `continueWithExecutor:block:cancellationToken:`).
     ///
+    /// ```swift
+    /// saveAsync(object).continueWith { task in
+    ///     task.isCancelled ? "cancelled" : task.error != nil ? "failed" : "saved"
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
-    ///   - block: Receives this (completed) task. Returning a value succeeds the new task with it;
-    ///     throwing faults it with the error (a cancellation error cancels it).
+    ///   - block: Receives this (completed) task. Returning a value succeeds the new task with it
+    ///     (nothing: with `()`); throwing faults it with the error (a cancellation error cancels it).
     ///   - cancellationToken: Checked just before `block` would run: if cancellation was requested,
     ///     `block` does not run and the new task is cancelled.
     /// - Returns: A task completed with `block`'s outcome.
+    @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
         executor: BFExecutor = .default,
@@ -33,18 +62,19 @@ extension BFTask {
     ///     `block` does not run and the new task is cancelled.
     /// - Returns: A task with the outcome of `block`'s task.
     @discardableResult
-    public func continueWith<U>(
+    public func continueWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
-        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<U>,
+        block: @escaping @Sendable (BFTask<T>) throws -> Next,
         cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<U> {
+    ) -> BFTask<Next.TaskResult> {
         continuation(executor, cancellationToken) { next, task in
-            Self.chain(next) { try block(task) }
+            Self.chain(next) { try block(task).bfTask }
         }
     }
 
-    /// `continueWith(executor:block:cancellationToken:)` with the token before
-    /// the block, so the block can be a trailing closure: `task.continueWith(cancellationToken: token) { … }`.
+    /// The value form of `continueWith` with the token before the block, so the block can be a
+    /// trailing closure: `task.continueWith(cancellationToken: token) { task in … }`.
+    @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
         executor: BFExecutor = .default,
@@ -54,55 +84,39 @@ extension BFTask {
         continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// `continueWith(executor:block:cancellationToken:)` with the token
-    /// before the block, so the block can be a trailing closure.
+    /// The chaining form of `continueWith` with the token before the block (trailing-closure friendly).
     @discardableResult
-    public func continueWith<U>(
+    public func continueWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<U>
-    ) -> BFTask<U> {
+        block: @escaping @Sendable (BFTask<T>) throws -> Next
+    ) -> BFTask<Next.TaskResult> {
         continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// `continueWith(executor:block:cancellationToken:)` for a block that returns
-    /// nothing: gives a `BFTask<Void>`.
-    ///
-    /// Exists so that a multi-statement block without `return`, where a `BFTask<Void>` is expected, is
-    /// not mistaken for a block returning a task.
-    @discardableResult
-    public func continueWith(
-        executor: BFExecutor = .default,
-        block: @escaping @Sendable (BFTask<T>) throws -> Void,
-        cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<Void> {
-        continuation(executor, cancellationToken) { next, task in
-            next.complete(Result { try block(task) })
-        }
-    }
-
-    /// The `Void` block form with the token before the block (trailing-closure friendly).
-    @discardableResult
-    public func continueWith(
-        executor: BFExecutor = .default,
-        cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (BFTask<T>) throws -> Void
-    ) -> BFTask<Void> {
-        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
-    }
-
-    // MARK: - continueOnSuccessWith
+    // MARK: - continueOnSuccessWith, the block receives the value (Bolts-Swift)
 
     /// Runs `block` with the result if this task succeeds; a fault or a cancellation passes straight
     /// through to the returned task and `block` does not run (Bolts' `continueWithSuccessBlock:`), so a
     /// chain needs one error handler, at its end.
     ///
+    /// The block receives the **value** here (Bolts-Swift's `continueOnSuccessWith`); the overloads
+    /// whose block takes a `BFTask<T>` receive the succeeded task instead (Objective-C Bolts). Both
+    /// run on the same terms:
+    ///
+    /// ```swift
+    /// findAsync(query).continueOnSuccessWith { students in students[0].name }
+    /// findAsync(query).continueOnSuccessWith { (task: BFTask<[Student]>) in task.result![0].name }
+    /// ```
+    ///
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
-    ///   - block: Receives the result. Returning a value succeeds the new task; throwing faults it.
+    ///   - block: Receives the result. Returning a value succeeds the new task (nothing: with `()`);
+    ///     throwing faults it (a cancellation error cancels it).
     ///   - cancellationToken: Checked first: if cancellation was requested when this task completes,
     ///     the new task is cancelled (even if this one faulted).
     /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
+    @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
         executor: BFExecutor = .default,
@@ -124,18 +138,19 @@ extension BFTask {
     ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
     /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
     @discardableResult
-    public func continueOnSuccessWith<U>(
+    public func continueOnSuccessWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
-        block: @escaping @Sendable (T) throws -> BFTask<U>,
+        block: @escaping @Sendable (T) throws -> Next,
         cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<U> {
+    ) -> BFTask<Next.TaskResult> {
         continuation(executor, cancellationToken) { next, task in
-            task.withValue(passingFailureTo: next) { value in Self.chain(next) { try block(value) } }
+            task.withValue(passingFailureTo: next) { value in Self.chain(next) { try block(value).bfTask } }
         }
     }
 
-    /// `continueOnSuccessWith(executor:block:cancellationToken:)` with the token before
-    /// the block, so the block can be a trailing closure.
+    /// The value-receiving `continueOnSuccessWith` with the token before the block, so the block can
+    /// be a trailing closure.
+    @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
         executor: BFExecutor = .default,
@@ -145,37 +160,13 @@ extension BFTask {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// `continueOnSuccessWith(executor:block:cancellationToken:)` with the token
-    /// before the block, so the block can be a trailing closure.
+    /// The value-receiving, chaining `continueOnSuccessWith` with the token before the block.
     @discardableResult
-    public func continueOnSuccessWith<U>(
+    public func continueOnSuccessWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (T) throws -> BFTask<U>
-    ) -> BFTask<U> {
-        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
-    }
-
-    /// `continueOnSuccessWith(executor:block:cancellationToken:)` for a block that returns
-    /// nothing: gives a `BFTask<Void>` (see the `Void` form of `continueWith` for why it exists).
-    @discardableResult
-    public func continueOnSuccessWith(
-        executor: BFExecutor = .default,
-        block: @escaping @Sendable (T) throws -> Void,
-        cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<Void> {
-        continuation(executor, cancellationToken) { next, task in
-            task.withValue(passingFailureTo: next) { value in next.complete(Result { try block(value) }) }
-        }
-    }
-
-    /// The `Void` block form with the token before the block (trailing-closure friendly).
-    @discardableResult
-    public func continueOnSuccessWith(
-        executor: BFExecutor = .default,
-        cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (T) throws -> Void
-    ) -> BFTask<Void> {
+        block: @escaping @Sendable (T) throws -> Next
+    ) -> BFTask<Next.TaskResult> {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
@@ -208,14 +199,14 @@ extension BFTask {
     /// Runs `block` with the error if this task faults and continues with the task it returns
     /// (Bolts-Swift's `continueOnErrorWithTask`); a success or a cancellation passes straight through.
     @discardableResult
-    public func continueOnErrorWith(
+    public func continueOnErrorWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
-        block: @escaping @Sendable (any Error) throws -> BFTask<T>,
+        block: @escaping @Sendable (any Error) throws -> Next,
         cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<T> {
+    ) -> BFTask<T> where Next.TaskResult == T {
         continuation(executor, cancellationToken) { next, task in
             if let error = task.error {
-                Self.chain(next) { try block(error) }
+                Self.chain(next) { try block(error).bfTask }
             } else {
                 next.completeWith(task.future)
             }
@@ -226,12 +217,12 @@ extension BFTask {
 
     /// Completes `next` with the outcome of the task `makeTask` returns (chaining without nesting), or
     /// fails it with the error `makeTask` throws.
-    private static func chain<U>(_ next: Future<U, any Error>, _ makeTask: () throws -> BFTask<U>) {
+    static func chain<U>(_ next: Future<U, any Error>, _ makeTask: () throws -> BFTask<U>) {
         next.completeWith { try makeTask().future }
     }
 
     /// Runs `body` with this completed task's value; a fault or cancellation goes straight to `next`.
-    private func withValue<U>(passingFailureTo next: Future<U, any Error>, _ body: (T) -> Void) {
+    func withValue<U>(passingFailureTo next: Future<U, any Error>, _ body: (T) -> Void) {
         switch future.result {
         case .success(let value):
             body(value)
@@ -257,7 +248,7 @@ extension BFTask {
     /// Memory: the callback stored in this task's cell does not capture the cell (it holds it weakly
     /// and receives it back when it runs), so a pending task that is abandoned releases its
     /// continuations and the tasks they would have completed.
-    private func continuation<U>(
+    func continuation<U>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
         _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
@@ -274,6 +265,85 @@ extension BFTask {
         }
         next.forwardsCancellation(to: future)
         return BFTask<U>(future: next)
+    }
+}
+
+extension BFTaskProtocol {
+    // MARK: - continueOnSuccessWith, the block receives the task (Objective-C Bolts)
+
+    /// Runs `block` with this task if it succeeds (Objective-C Bolts' `continueWithSuccessBlock:`,
+    /// whose block reads `task.result`); a fault or a cancellation passes straight through and `block`
+    /// does not run.
+    ///
+    /// Chosen when the block's parameter is annotated as a `BFTask` or its body only compiles with the
+    /// task; a block that fits both forms (`{ _ in … }`, `{ print($0) }`) gets the value form, which
+    /// runs at the same moment. `task.result` is never `nil` inside `block`.
+    ///
+    /// Declared on ``BFTaskProtocol`` (which only ``BFTask`` adopts) rather than on `BFTask` itself: a
+    /// member of the type outranks a member of a protocol extension when a block fits both, without
+    /// the scoring penalty of `@_disfavoredOverload`, which in a chain such as
+    /// `a.continueOnSuccessWith { (task: BFTask<X>) -> BFTask<Y> in … }.continueOnSuccessWith { … }`
+    /// would make the compiler prefer nesting the first task to receiving it.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives this (succeeded) task. Returning a value succeeds the new task (nothing:
+    ///     with `()`); throwing faults it (a cancellation error cancels it).
+    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
+    @_disfavoredOverload
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<TaskResult>) throws -> U,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<U> {
+        bfTask.continuation(executor, cancellationToken) { next, task in
+            task.withValue(passingFailureTo: next) { _ in next.complete(Result { try block(task) }) }
+        }
+    }
+
+    /// Runs `block` with this task if it succeeds and continues with the task `block` returns
+    /// (Objective-C Bolts' success block returning a `BFTask`); a fault or a cancellation passes
+    /// straight through.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
+    ///   - block: Receives this (succeeded) task and returns the next task; returning
+    ///     `BFTask.cancelled()` cancels the new task, throwing faults it.
+    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
+    @discardableResult
+    public func continueOnSuccessWith<Next: BFTaskProtocol>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<TaskResult>) throws -> Next,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<Next.TaskResult> {
+        bfTask.continuation(executor, cancellationToken) { next, task in
+            task.withValue(passingFailureTo: next) { _ in BFTask<TaskResult>.chain(next) { try block(task).bfTask } }
+        }
+    }
+
+    /// The task-receiving `continueOnSuccessWith` with the token before the block, so the block can be
+    /// a trailing closure.
+    @_disfavoredOverload
+    @discardableResult
+    public func continueOnSuccessWith<U>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<TaskResult>) throws -> U
+    ) -> BFTask<U> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+    }
+
+    /// The task-receiving, chaining `continueOnSuccessWith` with the token before the block.
+    @discardableResult
+    public func continueOnSuccessWith<Next: BFTaskProtocol>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<TaskResult>) throws -> Next
+    ) -> BFTask<Next.TaskResult> {
+        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 }
 

@@ -95,7 +95,9 @@ public struct BFTask<T: Sendable>: Sendable {
     /// ``Future/get(onTaskCancellation:)``): `.stopWaiting` throws `CancellationError` and leaves nothing
     /// behind; `.requestCancellation` asks the task's producer to stop (a ``BFTaskCompletionSource``
     /// observes it through ``BFTaskCompletionSource/cancellationToken``) and waits for its answer.
-    public func get(onTaskCancellation policy: TaskCancellationPolicy) async throws -> T {
+    public func get<Thrown: Error>(
+        onTaskCancellation policy: TaskCancellationPolicy<any Error, Thrown>
+    ) async throws(Thrown) -> T {
         try await future.get(onTaskCancellation: policy)
     }
 

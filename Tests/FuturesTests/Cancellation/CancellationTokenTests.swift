@@ -1,3 +1,4 @@
+import Clocks
 import Dispatch
 import Testing
 
@@ -160,6 +161,42 @@ struct CancellationTokenTests {
         source.cancel(afterDelay: 1)
         await fired.future.get()
         #expect(source.isCancellationRequested)
+    }
+
+    @Test func cancelAfterADurationOnAClock() async {
+        let clock = TestClock()
+        let source = CancellationSource()
+        let fired = Promise<Void, Never>()
+        source.token.onCancellationRequested { fired.success(()) }
+        source.cancel(after: .seconds(5), clock: clock)
+        await clock.advance(by: .seconds(4))
+        #expect(!source.isCancellationRequested, "the deadline has not been reached")
+        await clock.advance(by: .seconds(1))
+        await fired.future.get()
+        #expect(source.isCancellationRequested)
+    }
+
+    @Test func cancelAfterZeroCancelsAtOnceAndALaterCallReplacesAnEarlierOne() async {
+        let atOnce = CancellationSource()
+        atOnce.cancel(after: .zero, clock: TestClock())
+        #expect(atOnce.isCancellationRequested)
+
+        let clock = TestClock()
+        let replaced = CancellationSource()
+        let fired = Promise<Void, Never>()
+        replaced.token.onCancellationRequested { fired.success(()) }
+        replaced.cancel(after: .seconds(1), clock: clock)
+        replaced.cancel(after: .seconds(10), clock: clock)
+        await clock.advance(by: .seconds(9))
+        #expect(!replaced.isCancellationRequested, "the first timer was replaced")
+        await clock.advance(by: .seconds(1))
+        await fired.future.get()
+
+        let stopped = CancellationSource()
+        stopped.cancel(after: .seconds(1), clock: clock)
+        stopped.cancel(afterDelay: -1)
+        await clock.advance(by: .seconds(5))
+        #expect(!stopped.isCancellationRequested, "Bolts' -1 stops a scheduled cancellation")
     }
 
     @Test func registrationDisposeAndCancelRaceSafely() {

@@ -73,4 +73,57 @@ struct FutureDelayTests {
         #expect(delayQueue(isMainThread: true).label == DispatchQueue.main.label)
         #expect(delayQueue(isMainThread: false).label == DispatchQueue.global().label)
     }
+
+    // MARK: BrightFutures' delayed initializers
+
+    @Test func delayedInitializersArePendingWhenTheyReturn() {
+        let value = Future<Int, ComboError>(value: 1, delay: .seconds(60))
+        let error = Future<Int, ComboError>(error: .first, delay: .seconds(60))
+        let result = Future<Int, ComboError>(result: .success(2), delay: .seconds(0))
+        #expect(!value.isCompleted && !error.isCompleted)
+        #expect(!result.isCompleted, "a zero delay is still asynchronous")
+    }
+
+    @Test func delayedInitializersCompleteNoEarlierThanTheDelayOnAGlobalQueue() async {
+        let start = DispatchTime.now()
+        let onMainQueue = Promise<Bool, Never>()
+        let value = Future<Int, ComboError>(value: 3, delay: .milliseconds(30))
+        value.onComplete(immediateExecutionContext) { _ in onMainQueue.success(isOnMainQueue()) }
+        #expect(await value.result(afterWaiting: ()) == .success(3))
+        #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 30_000_000)
+        #expect(await onMainQueue.future.get() == false, "completes on a global queue")
+
+        let error = Future<Int, ComboError>(error: .second, delay: .milliseconds(1))
+        await #expect(throws: ComboError.second) { try await error.get() }
+        let result = Future<String, ComboError>(result: .failure(.first), delay: .milliseconds(1))
+        await #expect(throws: ComboError.first) { try await result.get() }
+    }
+
+    /// BrightFutures' own tests build `firstCompleted`, `find` and `sequence` inputs this way.
+    @Test func brightFuturesStyleCollectionTestsWithDelayedFutures() async throws {
+        let first = [
+            Future<Int, Never>(value: 3, delay: .seconds(60)),
+            Future<Int, Never>(value: 1, delay: .milliseconds(5)),
+        ].firstCompleted()
+        #expect(await first.get() == 1)
+
+        let found = [
+            Future<Int, Never>(value: 1, delay: .milliseconds(20)),
+            Future<Int, Never>(value: 4, delay: .milliseconds(5)),
+            Future<Int, Never>(value: 6, delay: .milliseconds(1)),
+        ].find { $0 % 2 == 0 }
+        #expect(try await found.get() == 4, "the first match in list order, not in completion order")
+
+        let all = (1...5).map { Future<Int, ComboError>(value: $0, delay: .milliseconds(6 - $0)) }.sequence()
+        #expect(try await all.get() == [1, 2, 3, 4, 5])
+    }
+}
+
+extension Future {
+    /// The result once the future completed (a test helper that never throws).
+    fileprivate func result(afterWaiting: Void) async -> Result<T, E> {
+        await withUnsafeContinuation { continuation in
+            onComplete(immediateExecutionContext) { continuation.resume(returning: $0) }
+        }
+    }
 }

@@ -346,3 +346,257 @@ struct BoltsGuideTests {
         #expect(work.isCancelled && ran.value == 0)
     }
 }
+
+/// The guide's Swift examples in their original shape: blocks that receive the task
+/// (`(task: BFTask!) -> … in task.result …`), Objective-C Bolts' method names as Swift imports them
+/// (`continueWithBlock:` → `continueWith(block:)`, `continueWithSuccessBlock:` →
+/// `continueOnSuccessWith(block:)`). Only the modern Swift spelling differs: typed tasks
+/// (`BFTask<[Student]>` for `BFTask!`), properties for getters (`task.result!` for
+/// `task.result() as NSArray`), `(any Sendable)?` for `AnyObject!`, `Void` for a block that returns
+/// nothing, `task.error != nil` for `if task.error()`.
+@Suite("Bolts guide: the Swift examples in their original shape (the block receives the task)")
+struct BoltsGuideOriginalShapeTests {
+    let backend = FakeBackend(
+        students: [
+            Student(name: "Ada", gpa: 3.9), Student(name: "Grace", gpa: 4.0), Student(name: "Linus", gpa: 3.1),
+        ],
+        comments: [
+            Comment(id: 1, post: 123), Comment(id: 2, post: 123), Comment(id: 3, post: 7), Comment(id: 4, post: 123),
+        ])
+
+    // MARK: The continueWithBlock method
+
+    @Test func continueWithBlockInspectsTheTask() async throws {
+        let outcome = Recorder<String>()
+        let done = backend.saveAsync(Student(name: "Alan", gpa: 3.5)).continueWith {
+            (task: BFTask<Student>) -> Void in
+            if task.isCancelled {
+                // the save was cancelled.
+                outcome.append("cancelled")
+            } else if task.error != nil {
+                // the save failed.
+                outcome.append("failed")
+            } else {
+                // the object was saved successfully.
+                let object = task.result!
+                outcome.append("saved \(object.name)")
+            }
+        }
+        try await done.get()
+        #expect(outcome.values == ["saved Alan"])
+    }
+
+    @Test func getStringAsyncTakesTheNumberTaskAsInput() async throws {
+        func getNumberAsync() -> BFTask<Int> { BFTask(executor: BFExecutor(dispatchQueue: .global())) { 42 } }
+        // Gets a string asynchronously.
+        func getStringAsync() -> BFTask<String> {
+            // Let's suppose getNumberAsync returns a BFTask whose result is a number.
+            return getNumberAsync().continueWith {
+                (task: BFTask<Int>) -> String in
+                // This continuation block takes the number task as input,
+                // and provides a string as output.
+                let number = task.result!
+                return String(format: "%d", number)
+            }
+        }
+        #expect(try await getStringAsync().get() == "42")
+    }
+
+    @Test func continueWithSuccessBlockReceivesTheTask() async throws {
+        let done = backend.saveAsync(Student(name: "Alan", gpa: 3.5)).continueOnSuccessWith {
+            (task: BFTask<Student>) -> (any Sendable)? in
+            // the object was saved successfully.
+            return nil
+        }
+        #expect(try await done.get() == nil)
+        let named = backend.saveAsync(Student(name: "Mary", gpa: 3.2)).continueOnSuccessWith(block: { task in
+            task.result!.name
+        })
+        #expect(try await named.get() == "Mary")
+    }
+
+    // MARK: Chaining tasks together
+
+    @Test func chainingTasksTogether() async throws {
+        let done = backend.findStudentsByGPA().continueOnSuccessWith {
+            (task: BFTask<[Student]>) -> BFTask<Student> in
+            let students = task.result!
+            var valedictorian = students[0]
+            valedictorian.valedictorian = true
+            return self.backend.saveAsync(valedictorian)
+        }.continueOnSuccessWith {
+            (task: BFTask<Student>) -> BFTask<[Student]> in
+            let valedictorian = task.result!
+            #expect(valedictorian.valedictorian)
+            return self.backend.findStudentsByGPA()
+        }.continueOnSuccessWith {
+            (task: BFTask<[Student]>) -> BFTask<Student> in
+            let students = task.result!
+            var salutatorian = students[1]
+            salutatorian.salutatorian = true
+            return self.backend.saveAsync(salutatorian)
+        }.continueOnSuccessWith {
+            (task: BFTask<Student>) -> (any Sendable)? in
+            // Everything is done!
+            return nil
+        }
+        #expect(try await done.get() == nil)
+        #expect(backend.students.value["Grace"]?.valedictorian == true)
+        #expect(backend.students.value["Ada"]?.salutatorian == true)
+    }
+
+    // MARK: Error handling
+
+    @Test func errorHandling() async throws {
+        let skipped = Counter()
+        let handled = Counter()
+        let done = backend.findStudentsByGPA().continueOnSuccessWith {
+            (task: BFTask<[Student]>) -> BFTask<[Student]> in
+            let students = task.result!
+            var valedictorian = students[0]
+            valedictorian.valedictorian = true
+            // Force this callback to fail.
+            return BFTask(error: NSError(domain: "example.com", code: -1, userInfo: nil))
+        }.continueOnSuccessWith {
+            (task: BFTask<[Student]>) -> BFTask<[Student]> in
+            // Now this continuation will be skipped.
+            skipped.increment()
+            return self.backend.findStudentsByGPA()
+        }.continueWith {
+            (task: BFTask<[Student]>) -> BFTask<Student?> in
+            if let error = task.error {
+                // This error handler WILL be called.
+                // The error will be the NSError returned above.
+                // Let's handle the error by returning a new value.
+                // The task will be completed with nil as its value.
+                let nsError = error as NSError
+                if nsError.domain == "example.com" && nsError.code == -1 { handled.increment() }
+                return BFTask(result: nil)
+            }
+            // This will also be skipped.
+            skipped.increment()
+            var salutatorian = task.result![1]
+            salutatorian.salutatorian = true
+            return self.backend.saveAsync(salutatorian).continueWith { (task: BFTask<Student>) in task.result }
+        }.continueOnSuccessWith {
+            (task: BFTask<Student?>) -> String in
+            // Everything is done! This gets called.
+            // The task's result is nil.
+            return task.result! == nil ? "done with nil" : "done with a student"
+        }
+        #expect(try await done.get() == "done with nil")
+        #expect(handled.value == 1 && skipped.value == 0)
+    }
+
+    // MARK: Creating tasks
+
+    func fetchAsync(_ object: String) -> BFTask<Student> {
+        let task = BFTaskCompletionSource<Student>()
+        backend.fetchInBackground(name: object) {
+            (object: Student?, error: (any Error)?) -> Void in
+            if error == nil {
+                task.set(result: object!)
+            } else {
+                task.set(error: error!)
+            }
+        }
+        return task.task
+    }
+
+    @Test func fetchAsyncWithACompletionSource() async throws {
+        #expect(try await fetchAsync("Linus").get().gpa == 3.1)
+        await #expect(throws: BackendError(domain: "example.com", code: 404)) { try await fetchAsync("Nobody").get() }
+    }
+
+    // MARK: Tasks in series
+
+    @Test func tasksInSeries() async throws {
+        let done = backend.findComments(post: 123).continueWith {
+            (task: BFTask<[Comment]>) -> BFTask<Void> in
+            let results = task.result!
+
+            // Create a trivial completed task as a base case.
+            var task = BFTask(result: ())
+            for result in results {
+                // For each item, extend the task with a function to delete the item.
+                task = task.continueWith {
+                    (task: BFTask<Void>) -> BFTask<Void> in
+                    return self.backend.deleteAsync(result)
+                }
+            }
+            return task
+        }.continueWith {
+            (task: BFTask<Void>) -> (any Sendable)? in
+            // Every comment was deleted.
+            return nil
+        }
+        #expect(try await done.get() == nil)
+        #expect(backend.deleted.values == [1, 2, 4])
+        // The guide's second version: the last block returns nothing.
+        let again = backend.findComments(post: 7).continueWith {
+            (task: BFTask<[Comment]>) -> BFTask<Void> in
+            let results = task.result!
+            var task = BFTask(result: ())
+            for result in results {
+                task = task.continueWith { (task: BFTask<Void>) -> BFTask<Void> in self.backend.deleteAsync(result) }
+            }
+            return task
+        }.continueWith {
+            (task: BFTask<Void>) -> Void in
+            // Every comment was deleted.
+        }
+        try await again.get()
+        #expect(backend.deleted.values == [1, 2, 4, 3])
+    }
+
+    // MARK: Tasks in parallel
+
+    @Test func tasksInParallel() async throws {
+        let done = backend.findComments(post: 123).continueWith {
+            (task: BFTask<[Comment]>) -> BFTask<Void> in
+            // Collect one task for each delete into an array.
+            var tasks: [BFTask<Void>] = []
+            let results = task.result!
+            for result in results {
+                // Start this delete immediately and add its task to the list.
+                tasks.append(self.backend.deleteAsync(result))
+            }
+            // Return a new task that will be marked as completed when all of the deletes are finished.
+            return BFTask(forCompletionOfAllTasks: tasks)
+        }.continueWith {
+            (task: BFTask<Void>) -> (any Sendable)? in
+            // Every comment was deleted.
+            return nil
+        }
+        #expect(try await done.get() == nil)
+        #expect(Set(backend.deleted.values) == [1, 2, 4])
+    }
+
+    // MARK: Task executors
+
+    @Test func executors() async throws {
+        // Create a BFExecutor that uses the main thread.
+        let myExecutor = BFExecutor(block: { block in
+            DispatchQueue.main.async(execute: block)
+        })
+        let text = LockedBox<String?>(nil)
+        // And use the main thread executor like this. The executor applies only to the new continuation.
+        let first = fetchAsync("Ada").continueWith(
+            executor: myExecutor,
+            block: {
+                (task: BFTask<Student>) -> Void in
+                text.value = task.result!.name
+            })
+        try await first.get()
+        #expect(text.value == "Ada")
+        // Continue on the main thread, using a built-in executor.
+        let second = fetchAsync("Grace").continueWith(
+            executor: .mainThread,
+            block: {
+                (task: BFTask<Student>) -> Void in
+                text.value = task.result!.name
+            })
+        try await second.get()
+        #expect(text.value == "Grace")
+    }
+}

@@ -499,6 +499,25 @@ struct BFTaskCombinationTests {
         #expect(any.result as? Int == 4)
     }
 
+    /// Bolts-Swift's `whenAny` gives a `Task<Void>`: the moment, not the value.
+    @Test func anyAsAVoidTaskOverTasksOfDifferentTypes() {
+        let number = BFTaskCompletionSource<Int>()
+        let text = BFTaskCompletionSource<String>()
+        let any = BFTask<Void>(forCompletionOfAnyTask: [number.task, text.task])
+        #expect(type(of: any) == BFTask<Void>.self)
+        text.set(error: TestError(code: 1))
+        #expect(!any.isCompleted, "a fault does not end the race")
+        number.set(result: 4)
+        #expect(any.isCompleted && !any.isFaulted && !any.isCancelled)
+        func whenAny(_ tasks: [any BFTaskProtocol]) -> BFTask<Void> { BFTask(forCompletionOfAnyTask: tasks) }
+        let faulted = whenAny([BFTask<Int>(error: TestError(code: 2)), BFTask<String>(error: TestError(code: 3))])
+        #expect((faulted.error as? BFAggregateError)?.errors.count == 2)
+        #expect(whenAny([BFTask<Int>.cancelled(), BFTask<String>.cancelled()]).isCancelled)
+        #expect((whenAny([]).error as? FuturesError) == .noSuchElement)
+        let untyped = BFTask(forCompletionOfAnyTask: [BFTask(result: 1), BFTask(result: "one")])
+        #expect(type(of: untyped) == BFTask<any Sendable>.self, "without a type, the result is kept")
+    }
+
     @Test func aDelayCompletesLater() async throws {
         let delayed = BFTask(delay: 1)
         try await delayed.get()
