@@ -185,7 +185,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
-        guard let request = Self.readRequest(connection) else { return }
+        guard let request = readRequest(connection) else { return }
         counters.withLock {
             $0.requests += 1
             $0.paths.append(request.path)
@@ -216,12 +216,27 @@ public final class LoopbackHTTPServer: Sendable {
         return false
     }
 
-    private static func readRequest(_ connection: Int32) -> Request? {
+    /// Waits for `connection` to become readable: in 100 ms slices until the server stops, for at most
+    /// ``requestPatience`` (a client on a loaded machine may take seconds to send its request; a read that
+    /// gave up after 5 s answered it with an empty reply).
+    private func awaitRequestBytes(_ connection: Int32) -> Bool {
+        var waited = 0
+        while !isStopped && waited < Self.requestPatience {
+            if Self.waitReadable(connection, milliseconds: 100) { return true }
+            waited += 100
+        }
+        return false
+    }
+
+    /// How long a connection may take to send its request, in milliseconds.
+    private static let requestPatience = 120_000
+
+    private func readRequest(_ connection: Int32) -> Request? {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         var headerEnd: Int?
         while headerEnd == nil {
-            guard waitReadable(connection, milliseconds: 5_000) else { return nil }
+            guard awaitRequestBytes(connection) else { return nil }
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0 else { return nil }
             received.append(contentsOf: buffer[0..<count])
@@ -240,7 +255,7 @@ public final class LoopbackHTTPServer: Sendable {
         var body = Array(received[(headerEnd + 4)...])
         let expected = Int(headers["content-length"] ?? "") ?? 0
         while body.count < expected {
-            guard waitReadable(connection, milliseconds: 5_000) else { return nil }
+            guard awaitRequestBytes(connection) else { return nil }
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0 else { return nil }
             body.append(contentsOf: buffer[0..<count])
