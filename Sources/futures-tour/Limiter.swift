@@ -2,9 +2,9 @@ import Dispatch
 import Futures
 import Synchronization
 
-/// Chapter: a shared concurrency limiter, settled results, and outcomes as they arrive.
+/// Chapter: a shared concurrency limiter, settled results, outcomes as they arrive, unobserved failures.
 func tourLimiter() async {
-    print("\n== ConcurrencyLimiter, settled(), traverseAsCompleted ==")
+    print("\n== ConcurrencyLimiter, settled(), traverseAsCompleted, unobserved failures ==")
 
     // A crawler: links are discovered while pages load, and every fetch shares the same 2 slots.
     let site: [String: [String]] = [
@@ -58,6 +58,16 @@ func tourLimiter() async {
         }
     } catch {
         print("unexpected:", error)
+    }
+
+    // A failure nobody looked at (no callback, no get(), nothing derived) is reported when its future
+    // goes away: FuturesDiagnostics.unobservedFailures is .report by default.
+    FuturesDiagnostics.withHandler({ print("  reported:", $0) }) {
+        let forgotten = Promise<Int, MirrorError>()
+        forgotten.failure(.offline)
+        let handled = Promise<Int, MirrorError>()
+        handled.future.onFailure(immediateExecutionContext) { print("  handled:", $0) }
+        handled.failure(.notFound)
     }
 }
 

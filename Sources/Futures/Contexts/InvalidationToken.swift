@@ -102,7 +102,10 @@ public final class InvalidationToken: ManualInvalidationTokenType {
     public let future = Future<Never, BrightFuturesError<Never>>()
 
     /// Creates a valid token.
-    public init() {}
+    public init() {
+        // A signal, not a result someone must handle: its failure is never an unobserved failure.
+        future.markObserved()
+    }
 
     /// Whether ``invalidate()`` has been called.
     public var isInvalid: Bool {

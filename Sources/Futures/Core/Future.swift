@@ -78,6 +78,19 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @exclusivity(unchecked)
     var acceptsCancellation: Bool
 
+    // Guarded by `lock`: completed with a failure. A plain field, so that `deinit` (unspecialised) can
+    // tell a failed future without the state enum's metadata.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var failed: Bool
+
+    // Guarded by `lock`: someone looked at the result — a callback, a waiter (`get()`, `forced()`), a
+    // derived future, `result`/`value`/`error`. A failed future dropped without it is reported (see
+    // ``FuturesDiagnostics/unobservedFailures``). The two flags sit in the padding before the lock.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var observed: Bool
+
     // After the one-byte flags, so the 4-byte lock needs no padding of its own.
     @usableFromInline
     let lock: SpinLock
@@ -102,6 +115,8 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         self.completed = false
         self.handingOut = false
         self.acceptsCancellation = false
+        self.failed = false
+        self.observed = false
         self.consumers = 0
         self.cancellationAsks = 0
     }
@@ -115,6 +130,8 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         self.completed = true
         self.handingOut = false
         self.acceptsCancellation = false
+        if case .failure = result { self.failed = true } else { self.failed = false }
+        self.observed = false
         self.consumers = 0
         self.cancellationAsks = 0
     }
@@ -122,7 +139,11 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     deinit {
         // A future dropped while pending hands its callbacks to the trampoline, which releases them in a
         // loop: a dropped chain of any length is freed without recursion. Completed futures skip this.
-        if !completed { releasePendingEntries() }
+        if !completed {
+            releasePendingEntries()
+        } else if failed {
+            failedFutureDeinit()
+        }
     }
 
     /// Takes the entries of a future deallocated while pending, and releases them iteratively.
@@ -171,6 +192,8 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         resolver { [self] result in
             if !self.complete(result) {
                 FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
+            } else if case .failure = result {
+                FuturesDiagnostics.recordFailureOrigin(self, file: file, line: line)
             }
         }
     }
@@ -199,6 +222,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     public var result: Result<T, E>? {
         lock.lock()
         defer { lock.unlock() }
+        observed = true
         return state.result
     }
 
@@ -238,12 +262,15 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func complete(_ result: Result<T, E>) -> Bool {
+        let isFailure: Bool
+        if case .failure = result { isFailure = true } else { isFailure = false }
         lock.lock()
         let action = state.complete(result)
         guard case .run(let list) = action else {
             let didComplete: Bool
             if case .completed = action {
                 completed = true
+                failed = isFailure
                 didComplete = true
             } else {
                 didComplete = false
@@ -252,6 +279,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             return didComplete
         }
         completed = true
+        failed = isFailure
         let handsOut = list.mayHandOut
         handingOut = handsOut
         lock.unlock()
@@ -287,6 +315,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
         let action = state.register(callback, handingOut: handingOut)
+        observed = true
         if !completed { consumers &+= 1 }
         lock.unlock()
         if case .runNow(let result) = action {
@@ -302,6 +331,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
         lock.lock()
         let result = state.result
+        if result != nil { observed = true }
         lock.unlock()
         guard let result else { return nil }
         return Trampoline.runInline { body(result) }
@@ -327,6 +357,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
         lock.lock()
         let action = state.register(.wakeUp(wakeUp), handingOut: false)
+        observed = true
         if !completed { consumers &+= 1 }
         lock.unlock()
         if case .runNow(let result) = action { wakeUp(result) }
@@ -360,6 +391,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         if case .stored = action, !completed {
             if entry.isConsumer { consumers &+= 1 } else { acceptsCancellation = true }
         }
+        if entry.isConsumer { observed = true }
         lock.unlock()
         switch action {
         case .stored:

@@ -44,6 +44,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
         FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: site.file, line: site.line))
         if let error = FuturesError.brokenPromise as? E {
             future.complete(.failure(error))
+            FuturesDiagnostics.recordFailureOrigin(future, file: file, line: line)
         } else {
             // Nothing can complete the future any more: its callbacks will never run, so release them
             // (and what they captured) now instead of keeping them as long as someone holds the future.
@@ -54,9 +55,8 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// Completes the future with `result`. A second completion is ignored and reported.
     @inlinable
     public func complete(_ result: Result<T, E>, file: StaticString = #fileID, line: UInt = #line) {
-        if !future.complete(result) {
-            FuturesDiagnostics.report(.promiseCompletedTwice(file: "\(file)", line: line))
-        }
+        if tryComplete(result) { return }
+        FuturesDiagnostics.report(.promiseCompletedTwice(file: "\(file)", line: line))
     }
 
     /// Completes the future with `value`. A second completion is ignored and reported.
@@ -75,7 +75,9 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     @inlinable
     @discardableResult
     public func tryComplete(_ result: Result<T, E>) -> Bool {
-        future.complete(result)
+        guard future.complete(result) else { return false }
+        if case .failure = result { FuturesDiagnostics.recordFailureOrigin(future, file: self.file, line: self.line) }
+        return true
     }
 
     /// Completes the future with `value` unless it is completed; returns whether this call completed it.
@@ -89,7 +91,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     @inlinable
     @discardableResult
     public func tryFailure(_ error: E) -> Bool {
-        future.complete(.failure(error))
+        tryComplete(.failure(error))
     }
 
     /// Completes the future with `other`'s result once `other` completes.

@@ -1,0 +1,114 @@
+import Synchronization
+
+/// What happens when a failed future is deallocated without anyone having looked at its failure.
+///
+/// Set it for the process with ``FuturesDiagnostics/unobservedFailures``.
+public enum UnobservedFailurePolicy: UInt8, Sendable, CaseIterable {
+    /// Nothing is checked or reported.
+    case off
+    /// Each such future is reported once, as ``FuturesDiagnostic/unobservedFailure(type:error:file:line:)``,
+    /// through ``FuturesDiagnostics`` (standard error by default).
+    case report
+    /// Reported as with ``report``, then the program stops with `assertionFailure` when the library is
+    /// built for debugging (`-Onone`); in optimised builds this is the same as ``report``.
+    case trapInDebug
+}
+
+extension FuturesDiagnostics {
+    private static let unobservedPolicy = Atomic<UInt8>(UnobservedFailurePolicy.report.rawValue)
+
+    /// What to do with a failed future deallocated while nobody looked at its failure — the futures
+    /// equivalent of an unhandled promise rejection. ``UnobservedFailurePolicy/report`` by default (as
+    /// JavaScript runtimes warn about unhandled rejections): such a failure is usually a bug, and the
+    /// report is one line through ``FuturesDiagnostics``' handler. Set ``UnobservedFailurePolicy/off`` to
+    /// silence it, or ``UnobservedFailurePolicy/trapInDebug`` to stop at the first one while developing.
+    ///
+    /// A future counts as *observed* once anything took an interest in its result: a callback
+    /// (`onComplete`, `onFailure`, `onSuccess`, …, even one removed later), a waiter (`get()`,
+    /// `forced()`), a derived future (`map`, `recover`, `zip`, `sequence`, a ``ConcurrencyLimiter``
+    /// item, …), a BFTask continuation, or a read of ``Future/result``, ``Future/value`` or
+    /// ``Future/error``. Only a future that **failed** and was never observed is reported, exactly once,
+    /// from its deallocation (on the thread that dropped the last reference; a task-local handler of
+    /// ``withHandler(_:operation:)`` applies when that thread runs inside it). A failure that flows into a
+    /// derived future is reported only for the derived future nobody observed, never for the chain.
+    ///
+    /// ```swift
+    /// FuturesDiagnostics.unobservedFailures = .report    // e.g. at app start, in debug builds
+    /// _ = api.deleteAccount()                             // fails later: reported, with where its
+    ///                                                     // promise was created
+    /// ```
+    ///
+    /// An ``InvalidationToken``'s ``InvalidationToken/future`` is a signal, not a result: it is never
+    /// reported.
+    ///
+    /// Cost: the check is two flags of the future read in `deinit` when it completed with a failure;
+    /// successful futures pay nothing. In debug builds of the library (`-Onone`) and while the policy is
+    /// not ``UnobservedFailurePolicy/off``, a ``Promise`` (or ``Future/init(file:line:resolver:)``) that
+    /// fails its future also records where it was created (one table entry per failed future, removed
+    /// when it is deallocated), so the report can say where it came from; optimised builds report
+    /// without a location and never take that table's lock.
+    public static var unobservedFailures: UnobservedFailurePolicy {
+        get { UnobservedFailurePolicy(rawValue: unobservedPolicy.load(ordering: .relaxed)) ?? .off }
+        set { unobservedPolicy.store(newValue.rawValue, ordering: .relaxed) }
+    }
+
+    /// Where the promises of failed futures were created, by future; filled only while the policy is on.
+    private static let origins = LockedBox<[ObjectIdentifier: (file: StaticString, line: UInt)]>([:])
+    /// `origins.count`, readable without the lock (so deallocations skip the table while it is empty).
+    private static let originCount = Atomic<Int>(0)
+
+    /// Records where the promise of `future`, which just failed, was created: only in debug builds of the
+    /// library and while the policy is on, so optimised builds never take the table's lock.
+    @usableFromInline
+    @inline(never)
+    static func recordFailureOrigin(_ future: AnyObject, file: StaticString, line: UInt) {
+        guard _isDebugAssertConfiguration(), unobservedFailures != .off else { return }
+        let key = ObjectIdentifier(future)
+        origins.withValue { origins in
+            if origins.updateValue((file, line), forKey: key) == nil {
+                originCount.add(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Takes the recorded origin of a failed future being deallocated.
+    static func takeFailureOrigin(_ future: AnyObject) -> (file: StaticString, line: UInt)? {
+        guard originCount.load(ordering: .relaxed) > 0 else { return nil }
+        let key = ObjectIdentifier(future)
+        return origins.withValue { origins in
+            let origin = origins.removeValue(forKey: key)
+            if origin != nil { originCount.subtract(1, ordering: .relaxed) }
+            return origin
+        }
+    }
+}
+
+extension Future {
+    /// Exempts this future from unobserved-failure reports (a signal of the library that nobody has to
+    /// handle, such as ``InvalidationToken/future``).
+    func markObserved() {
+        lock.lock()
+        observed = true
+        lock.unlock()
+    }
+
+    /// The deallocation of a failed future: drops its recorded origin and reports it if nobody observed it.
+    /// Kept out of `deinit` so that successful futures pay nothing for it.
+    @usableFromInline
+    @inline(never)
+    func failedFutureDeinit() {
+        let origin = FuturesDiagnostics.takeFailureOrigin(self)
+        let policy = FuturesDiagnostics.unobservedFailures
+        guard !observed, policy != .off, case .failure(let error)? = state.result else { return }
+        let diagnostic = FuturesDiagnostic.unobservedFailure(
+            type: "\(Future.self)",
+            error: String(describing: error),
+            file: origin.map { "\($0.file)" },
+            line: origin?.line
+        )
+        FuturesDiagnostics.report(diagnostic)
+        if policy == .trapInDebug {
+            assertionFailure(diagnostic.description)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Testing
+
+@testable import Futures
+
+/// Unobserved failures. The policy is process-wide: these tests run one at a time, set it and restore it.
+@Suite("Unobserved failures", .serialized)
+struct UnobservedFailureTests {
+    /// Runs `body` with `policy` and returns the unobserved-failure reports it raised on this task.
+    func reports(
+        _ policy: UnobservedFailurePolicy = .report,
+        _ body: () -> Void
+    ) -> [FuturesDiagnostic] {
+        let previous = FuturesDiagnostics.unobservedFailures
+        FuturesDiagnostics.unobservedFailures = policy
+        defer { FuturesDiagnostics.unobservedFailures = previous }
+        return gDiagnostics(body).filter {
+            if case .unobservedFailure = $0 { true } else { false }
+        }
+    }
+
+    @Test func aFailedPromiseDroppedUnobservedIsReportedOnceWithWhereItWasCreated() {
+        let found = reports {
+            let promise = Promise<Int, ComboError>()
+            promise.failure(.first)
+        }
+        #expect(found.count == 1)
+        guard case .unobservedFailure(let type, let error, let file, let line)? = found.first else { return }
+        #expect(type == "Future<Int, ComboError>")
+        #expect(error == "first")
+        #expect(file?.hasSuffix("UnobservedFailureTests.swift") == true)
+        #expect(line == 23)
+        #expect(found.first?.description.contains("without anyone looking at its failure") == true)
+    }
+
+    @Test func aFailedFutureWithoutAPromiseIsReportedWithoutALocation() {
+        let found = reports {
+            _ = Future<Int, ComboError>(error: .second)
+        }
+        #expect(found == [.unobservedFailure(type: "Future<Int, ComboError>", error: "second", file: nil, line: nil)])
+    }
+
+    @Test func aFailureTheResolverDeliversIsReportedWithTheResolversPlace() {
+        let found = reports {
+            _ = Future<Int, ComboError> { complete in complete(.failure(.first)) }
+        }
+        #expect(found.count == 1)
+        if case .unobservedFailure(_, _, let file, let line)? = found.first {
+            #expect(file != nil && line == 44)
+        }
+    }
+
+    @Test(arguments: ObservationPath.allCases)
+    func anObservedFailureIsNeverReported(_ path: ObservationPath) async {
+        let previous = FuturesDiagnostics.unobservedFailures
+        FuturesDiagnostics.unobservedFailures = .report
+        defer { FuturesDiagnostics.unobservedFailures = previous }
+        let log = GLog<FuturesDiagnostic>()
+        await FuturesDiagnostics.withHandler({ log.append($0) }) {
+            let pending = Promise<Int, ComboError>()
+            await path.observe(pending.future)
+            pending.failure(.first)
+            await path.observe(Future<Int, ComboError>(error: .second))
+        }
+        #expect(log.values.isEmpty)
+    }
+
+    @Test func successesAndPendingFuturesAreNeverReported() {
+        let found = reports {
+            let promise = Promise<Int, ComboError>()
+            promise.success(1)
+            _ = Future<Int, ComboError>(value: 2)
+            _ = Future<Int, ComboError>()
+        }
+        #expect(found.isEmpty)
+    }
+
+    @Test func offReportsNothing() {
+        let found = reports(.off) {
+            let promise = Promise<Int, ComboError>()
+            promise.failure(.first)
+            _ = Future<Int, ComboError>(error: .second)
+        }
+        #expect(found.isEmpty)
+        #expect(FuturesDiagnostics.takeFailureOrigin(Future<Int, Never>()) == nil)
+    }
+
+    @Test func onlyTheUnobservedEndOfAChainIsReported() {
+        let found = reports {
+            let promise = Promise<Int, ComboError>()
+            let mapped = promise.future.map(immediateExecutionContext) { $0 + 1 }
+            _ = mapped.mapError(immediateExecutionContext) { _ in ComboError.second }
+            promise.failure(.first)
+        }
+        #expect(found.count == 1)
+        if case .unobservedFailure(_, let error, let file, _)? = found.first {
+            #expect(error == "second" && file == nil)
+        }
+    }
+
+    @Test func aRemovedCallbackStillCountsAsAnObservation() {
+        let found = reports {
+            let promise = Promise<Int, ComboError>()
+            let token = CancelToken()
+            promise.future.onFailure(context: immediateExecutionContext, cancelToken: token) { _ in }
+            promise.future.cancel(token)
+            promise.failure(.first)
+        }
+        #expect(found.isEmpty)
+    }
+
+    @Test func thePolicyReadsBackWhatWasSet() {
+        let previous = FuturesDiagnostics.unobservedFailures
+        defer { FuturesDiagnostics.unobservedFailures = previous }
+        for policy in UnobservedFailurePolicy.allCases {
+            FuturesDiagnostics.unobservedFailures = policy
+            #expect(FuturesDiagnostics.unobservedFailures == policy)
+        }
+    }
+}
+
+/// Each way of looking at a future's failure.
+enum ObservationPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case onComplete, onFailure, onSuccess, map, recover, get, forced, result, error, sequence, settled, bfTask
+
+    var testDescription: String { rawValue }
+
+    func observe(_ future: Future<Int, ComboError>) async {
+        switch self {
+        case .onComplete: future.onComplete(immediateExecutionContext) { _ in }
+        case .onFailure: future.onFailure(immediateExecutionContext) { _ in }
+        case .onSuccess: future.onSuccess(immediateExecutionContext) { _ in }
+        case .map:
+            _ = future.map(immediateExecutionContext) { $0 }.recover(context: immediateExecutionContext) { _ in 0 }
+        case .recover: _ = future.recover(context: immediateExecutionContext) { _ in 0 }
+        case .get:
+            if future.isCompleted {
+                _ = try? await future.get()
+            } else {
+                future.onComplete(immediateExecutionContext) { _ in }
+            }
+        case .forced:
+            if future.isCompleted { _ = future.forced() } else { _ = future.forced(.now()) }
+        case .result: _ = future.result
+        case .error: _ = future.error
+        case .sequence: _ = [future].sequence().recover(context: immediateExecutionContext) { _ in [] }
+        case .settled: _ = [future].settled()
+        case .bfTask: _ = BFTask(future.mapError(immediateExecutionContext) { $0 as any Error }).continueWith { _ in 0 }
+        }
+    }
+}
