@@ -193,7 +193,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             if !self.complete(result) {
                 FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
             } else if case .failure = result {
-                FuturesDiagnostics.recordFailureOrigin(self, file: file, line: line)
+                FuturesDiagnostics.recordFailureOrigin(self, site: CallSite(file: file, line: line))
             }
         }
     }

@@ -44,7 +44,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
         FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: site.file, line: site.line))
         if let error = FuturesError.brokenPromise as? E {
             future.complete(.failure(error))
-            FuturesDiagnostics.recordFailureOrigin(future, file: file, line: line)
+            FuturesDiagnostics.recordFailureOrigin(future, site: site)
         } else {
             // Nothing can complete the future any more: its callbacks will never run, so release them
             // (and what they captured) now instead of keeping them as long as someone holds the future.
@@ -76,7 +76,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     @discardableResult
     public func tryComplete(_ result: Result<T, E>) -> Bool {
         guard future.complete(result) else { return false }
-        if case .failure = result { FuturesDiagnostics.recordFailureOrigin(future, file: self.file, line: self.line) }
+        if case .failure = result { FuturesDiagnostics.recordFailureOrigin(future, site: site) }
         return true
     }
 

@@ -53,7 +53,7 @@ extension FuturesDiagnostics {
     }
 
     /// Where the promises of failed futures were created, by future; filled only while the policy is on.
-    private static let origins = LockedBox<[ObjectIdentifier: (file: StaticString, line: UInt)]>([:])
+    private static let origins = LockedBox<[ObjectIdentifier: CallSite]>([:])
     /// `origins.count`, readable without the lock (so deallocations skip the table while it is empty).
     private static let originCount = Atomic<Int>(0)
 
@@ -61,18 +61,18 @@ extension FuturesDiagnostics {
     /// library and while the policy is on, so optimised builds never take the table's lock.
     @usableFromInline
     @inline(never)
-    static func recordFailureOrigin(_ future: AnyObject, file: StaticString, line: UInt) {
+    static func recordFailureOrigin(_ future: AnyObject, site: CallSite) {
         guard _isDebugAssertConfiguration(), unobservedFailures != .off else { return }
         let key = ObjectIdentifier(future)
         origins.withValue { origins in
-            if origins.updateValue((file, line), forKey: key) == nil {
+            if origins.updateValue(site, forKey: key) == nil {
                 originCount.add(1, ordering: .relaxed)
             }
         }
     }
 
     /// Takes the recorded origin of a failed future being deallocated.
-    static func takeFailureOrigin(_ future: AnyObject) -> (file: StaticString, line: UInt)? {
+    static func takeFailureOrigin(_ future: AnyObject) -> CallSite? {
         guard originCount.load(ordering: .relaxed) > 0 else { return nil }
         let key = ObjectIdentifier(future)
         return origins.withValue { origins in
@@ -103,7 +103,7 @@ extension Future {
         let diagnostic = FuturesDiagnostic.unobservedFailure(
             type: "\(Future.self)",
             error: String(describing: error),
-            file: origin.map { "\($0.file)" },
+            file: origin?.file,
             line: origin?.line
         )
         FuturesDiagnostics.report(diagnostic)
