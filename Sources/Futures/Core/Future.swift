@@ -54,42 +54,78 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @exclusivity(unchecked)
     var state: FutureState<T, E>
 
-    // Guarded by `lock`: cancellation was requested while the future was pending.
+    // Guarded by `lock`: the flags below, one bit each (`Flags`), in one byte so that a pending
+    // `Future<Int, Never>` stays within 40 bytes (a 48-byte malloc chunk).
     @usableFromInline
     @exclusivity(unchecked)
-    var cancellationRequested: Bool
-
-    // Guarded by `lock`: mirrors `state.result != nil`. A plain field, so that unspecialised code
-    // (deinitializers of generic classes) can test completion without instantiating the metadata of
-    // the generic state enum.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var completed: Bool
-
-    // Guarded by `lock`: the completer is still handing callbacks out to other contexts; callbacks for
-    // other contexts registered meanwhile queue behind them (registration order per serial context).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var handingOut: Bool
-
-    // Guarded by `lock`: a cancellation handler was registered at some point, so requests from derived
-    // futures are worth forwarding here (see `forwardsCancellation(to:)`).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var acceptsCancellation: Bool
+    var flags: UInt8
 
     // After the one-byte flags, so the 4-byte lock needs no padding of its own.
     @usableFromInline
     let lock: SpinLock
 
-    // Guarded by `lock`: consumers registered while pending, and how many of them asked for cancellation.
+    /// The bits of ``flags``.
     @usableFromInline
-    @exclusivity(unchecked)
-    var consumers: UInt32
+    enum Flags {
+        /// Cancellation was requested while the future was pending.
+        @usableFromInline static var cancellationRequested: UInt8 { 1 }
+        /// Mirrors `state.result != nil`, for cheap checks in unspecialised code (`deinit`).
+        @usableFromInline static var completed: UInt8 { 2 }
+        /// The completer is still handing callbacks out to other contexts; callbacks for other contexts
+        /// registered meanwhile queue behind them (registration order per serial context).
+        @usableFromInline static var handingOut: UInt8 { 4 }
+        /// A cancellation handler was registered at some point, so requests from derived futures are worth
+        /// forwarding here (see `forwardsCancellation(to:)`).
+        @usableFromInline static var acceptsCancellation: UInt8 { 8 }
+        /// The pending list starts with a ``ConsumerTally``, which counts the consumers from then on.
+        @usableFromInline static var tallied: UInt8 { 16 }
+    }
 
-    @usableFromInline
-    @exclusivity(unchecked)
-    var cancellationAsks: UInt32
+    @inlinable
+    func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
+
+    @inlinable
+    func setFlag(_ bit: UInt8, _ value: Bool) {
+        if value { flags |= bit } else { flags &= ~bit }
+    }
+
+    // Guarded by `lock`: cancellation was requested while the future was pending.
+    @inlinable
+    var cancellationRequested: Bool {
+        get { flag(Flags.cancellationRequested) }
+        set { setFlag(Flags.cancellationRequested, newValue) }
+    }
+
+    // Guarded by `lock`: mirrors `state.result != nil`. A plain bit, so that unspecialised code
+    // (deinitializers of generic classes) can test completion without instantiating the metadata of
+    // the generic state enum.
+    @inlinable
+    var completed: Bool {
+        get { flag(Flags.completed) }
+        set { setFlag(Flags.completed, newValue) }
+    }
+
+    // Guarded by `lock`: the completer is still handing callbacks out to other contexts.
+    @inlinable
+    var handingOut: Bool {
+        get { flag(Flags.handingOut) }
+        set { setFlag(Flags.handingOut, newValue) }
+    }
+
+    // Guarded by `lock`: a cancellation handler was registered at some point.
+    @inlinable
+    var acceptsCancellation: Bool {
+        get { flag(Flags.acceptsCancellation) }
+        set { setFlag(Flags.acceptsCancellation, newValue) }
+    }
+
+    // Guarded by `lock`: the pending list holds a ``ConsumerTally`` (see *Cancellation* in ARCHITECTURE.md).
+    // Until it does, the consumers are the list's live consumer entries, counted when first needed.
+    @inlinable
+    var tallied: Bool {
+        get { flag(Flags.tallied) }
+        set { setFlag(Flags.tallied, newValue) }
+    }
 
     /// Creates a pending future that never completes by itself.
     ///
@@ -98,12 +134,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     public init() {
         self.state = FutureState(result: nil)
         self.lock = SpinLock()
-        self.cancellationRequested = false
-        self.completed = false
-        self.handingOut = false
-        self.acceptsCancellation = false
-        self.consumers = 0
-        self.cancellationAsks = 0
+        self.flags = 0
     }
 
     /// Creates a future that is already completed with `result`.
@@ -111,12 +142,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     public init(result: Result<T, E>) {
         self.state = FutureState(result: result)
         self.lock = SpinLock()
-        self.cancellationRequested = false
-        self.completed = true
-        self.handingOut = false
-        self.acceptsCancellation = false
-        self.consumers = 0
-        self.cancellationAsks = 0
+        self.flags = Flags.completed
     }
 
     deinit {
@@ -287,7 +313,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
         let action = state.register(callback, handingOut: handingOut)
-        if !completed { consumers &+= 1 }
+        if tallied, !completed { countConsumer() }
         lock.unlock()
         if case .runNow(let result) = action {
             run(callback, result)
@@ -327,7 +353,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
         lock.lock()
         let action = state.register(.wakeUp(wakeUp), handingOut: false)
-        if !completed { consumers &+= 1 }
+        if tallied, !completed { countConsumer() }
         lock.unlock()
         if case .runNow(let result) = action { wakeUp(result) }
     }
@@ -358,7 +384,11 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             handingOut: handingOut
         )
         if case .stored = action, !completed {
-            if entry.isConsumer { consumers &+= 1 } else { acceptsCancellation = true }
+            if !entry.isConsumer {
+                acceptsCancellation = true
+            } else if tallied {
+                countConsumer()
+            }
         }
         lock.unlock()
         switch action {
@@ -390,9 +420,10 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         lock.lock()
         let taken = state.remove(entry)
         var handlers: [@Sendable () -> Void] = []
-        if taken != nil, entry.isConsumer {
-            consumers &-= 1
-            if cancellationAsks > 0, cancellationAsks >= consumers, !cancellationRequested {
+        // Without a tally no consumer has asked yet, so removing one cannot complete "every consumer asked".
+        if taken != nil, entry.isConsumer, tallied, let tally = state.consumerTally {
+            tally.consumers &-= 1
+            if tally.asks > 0, tally.asks >= tally.consumers, !cancellationRequested {
                 cancellationRequested = true
                 handlers = state.takeCancellationHandlers()
             }
@@ -406,11 +437,34 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// Releases the entries of a pending future that can never complete (its promise was dropped and `E`
     /// cannot say so): callbacks that would never run are freed with what they captured.
+    ///
+    /// The released consumers still count as consumers that have not asked for cancellation (G8): a tally
+    /// keeps their number.
     func abandon() {
+        let spare = ConsumerTally()  // allocated before locking; used if consumers are released untallied
         lock.lock()
-        let list = completed ? .empty : state.takePendingList()
+        var list = CallbackList<T, E>.empty
+        if !completed {
+            list = state.takePendingList()
+            if tallied, let tally = list.consumerTally {
+                _ = state.register(.tally(tally), handingOut: false)
+            } else {
+                let consumers = list.liveConsumerCount
+                if consumers > 0 {
+                    spare.consumers = consumers
+                    _ = state.register(.tally(spare), handingOut: false)
+                    tallied = true
+                }
+            }
+        }
         lock.unlock()
         if !list.isEmpty { Trampoline.release(consume list) }
+    }
+
+    /// Counts a consumer just registered on a pending future whose list holds a tally. Under the lock.
+    @usableFromInline
+    func countConsumer() {
+        state.consumerTally?.consumers &+= 1
     }
 
     // MARK: - Running callbacks
@@ -424,7 +478,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             case .wakeUp(let wakeUp), .observer(let wakeUp): wakeUp(result)
             case .removable(let removable):
                 if case .wakeUp(let wakeUp)? = removable.kind { wakeUp(result) }
-            case .inline, .scheduled, .cancellation: break
+            case .inline, .scheduled, .cancellation, .tally: break
             }
         }
         if handsOut {
@@ -435,7 +489,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                     if case .callback(let context, let body)? = removable.kind, !context.isImmediate {
                         ScheduledCallback(context: context, body: body).submit(result)
                     }
-                case .inline, .wakeUp, .cancellation, .observer: break
+                case .inline, .wakeUp, .cancellation, .observer, .tally: break
                 }
             }
             finishHandingOut(result)
@@ -445,7 +499,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             case .inline(let body): body(result)
             case .removable(let removable):
                 if case .callback(let context, let body)? = removable.kind, context.isImmediate { body(result) }
-            case .scheduled, .wakeUp, .cancellation, .observer: break
+            case .scheduled, .wakeUp, .cancellation, .observer, .tally: break
             }
         }
     }
@@ -467,7 +521,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                     if case .callback(let context, let body)? = removable.kind {
                         ScheduledCallback(context: context, body: body).submit(result)
                     }
-                case .inline, .wakeUp, .cancellation, .observer: break
+                case .inline, .wakeUp, .cancellation, .observer, .tally: break
                 }
             }
         }
@@ -489,7 +543,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 entry.kind = nil
                 run(kind, result)
             }
-        case .cancellation:
+        case .cancellation, .tally:
             break
         }
     }
@@ -545,22 +599,46 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// The first request while pending runs the handlers; a consumer's ask counts towards "every consumer
     /// asked" first.
     private func request(asConsumer: Bool) {
-        lock.lock()
-        guard !cancellationRequested, !completed else {
-            lock.unlock()
-            return
-        }
-        if asConsumer {
-            cancellationAsks &+= 1
-            guard cancellationAsks >= consumers else {
+        // A tally is allocated outside the lock: when one is needed and none is at hand, unlock, allocate,
+        // and look again (this happens once per future at most).
+        var spare: ConsumerTally?
+        while true {
+            lock.lock()
+            guard !cancellationRequested, !completed else {
                 lock.unlock()
                 return
             }
+            if asConsumer {
+                if tallied, let tally = state.consumerTally {
+                    tally.asks &+= 1
+                    guard tally.asks >= tally.consumers else {
+                        lock.unlock()
+                        return
+                    }
+                } else {
+                    let consumers = state.pendingEntries.liveConsumerCount
+                    if consumers > 1 {
+                        // Others still wait: record this ask and count the consumers from now on.
+                        guard let tally = spare else {
+                            lock.unlock()
+                            spare = ConsumerTally()
+                            continue
+                        }
+                        tally.consumers = consumers
+                        tally.asks = 1
+                        state.insertTally(tally)
+                        tallied = true
+                        lock.unlock()
+                        return
+                    }
+                }
+            }
+            cancellationRequested = true
+            let handlers = state.takeCancellationHandlers()
+            lock.unlock()
+            Self.runCancellationHandlers(handlers)
+            return
         }
-        cancellationRequested = true
-        let handlers = state.takeCancellationHandlers()
-        lock.unlock()
-        Self.runCancellationHandlers(handlers)
     }
 
     /// Makes a cancellation request on this future (a derived one) reach `source`, as one of `source`'s
