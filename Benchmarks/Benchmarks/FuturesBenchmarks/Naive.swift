@@ -1,6 +1,7 @@
 import Benchmark
 import Dispatch
 import FuturesWorkloads
+import NaiveReference
 
 /// The naive reference (`NaiveFuture`: one `Mutex`, an array of closures) on every workload it can run,
 /// exactly as the `Futures` variant of the workload does it. Not W4: it is not stack-safe.

@@ -4,20 +4,24 @@ import Synchronization
 /// The naive reference future of issue 10: one `Mutex`, an array of closures, no trampoline, no turns,
 /// no cancellation, no dropped-promise detection. It is not a competitor (it is not stack-safe: a long
 /// chain of pending `flatMap`s overflows the stack, so W4 is not run for it); it shows the cost floor a
-/// simple design sets. Where it is faster than `Futures`, our design costs more than it gives.
+/// simple design sets. Where it is faster than `Futures`, our design costs more than it gives. Everything is
+/// `@inlinable`, so that clients get it specialised, as they get the hot paths of `Futures`.
 public final class NaiveFuture<T: Sendable>: Sendable {
-    private struct State {
-        var result: T?
-        var callbacks: [@Sendable (T) -> Void] = []
+    @usableFromInline
+    struct State {
+        @usableFromInline var result: T?
+        @usableFromInline var callbacks: [@Sendable (T) -> Void] = []
+        @inlinable init(result: T? = nil) { self.result = result }
     }
-    private let state: Mutex<State>
+    @usableFromInline let state: Mutex<State>
 
     /// A pending future.
-    public init() { state = Mutex(State()) }
+    @inlinable public init() { state = Mutex(State()) }
     /// A completed future.
-    public init(value: T) { state = Mutex(State(result: value)) }
+    @inlinable public init(value: T) { state = Mutex(State(result: value)) }
 
     /// Completes the future (the first call wins) and runs the callbacks on this thread, in order.
+    @inlinable
     public func complete(_ value: T) {
         let callbacks: [@Sendable (T) -> Void]? = state.withLock { state in
             guard state.result == nil else { return nil }
@@ -29,6 +33,7 @@ public final class NaiveFuture<T: Sendable>: Sendable {
     }
 
     /// Runs `body` with the value: now if completed, else on the completing thread.
+    @inlinable
     public func onComplete(_ body: @escaping @Sendable (T) -> Void) {
         let ready: T? = state.withLock { state in
             if let result = state.result { return result }
@@ -39,6 +44,7 @@ public final class NaiveFuture<T: Sendable>: Sendable {
     }
 
     /// A future of `transform` applied to the value, run where the value arrives, or on `queue` if given.
+    @inlinable
     public func map<U: Sendable>(
         on queue: DispatchQueue? = nil,
         _ transform: @escaping @Sendable (T) -> U
@@ -51,6 +57,7 @@ public final class NaiveFuture<T: Sendable>: Sendable {
     }
 
     /// A future of the future `transform` returns (not stack-safe: each level recurses).
+    @inlinable
     public func flatMap<U: Sendable>(_ transform: @escaping @Sendable (T) -> NaiveFuture<U>) -> NaiveFuture<U> {
         let next = NaiveFuture<U>()
         onComplete { value in transform(value).onComplete { next.complete($0) } }
@@ -58,6 +65,7 @@ public final class NaiveFuture<T: Sendable>: Sendable {
     }
 
     /// Blocks the calling thread until the value is there.
+    @inlinable
     public func wait() -> T {
         let done = DispatchSemaphore(value: 0)
         onComplete { _ in done.signal() }
@@ -68,6 +76,7 @@ public final class NaiveFuture<T: Sendable>: Sendable {
 
 extension Array {
     /// The naive `sequence()`: one future of every value, in order, once all are there.
+    @inlinable
     public func naiveSequence<T: Sendable>() -> NaiveFuture<[T]> where Element == NaiveFuture<T> {
         let all = NaiveFuture<[T]>()
         let slots = Slots<T>(count: count)
@@ -87,7 +96,8 @@ extension Array {
 }
 
 /// The slots of `naiveSequence()`: one per input, and how many are still missing.
+@usableFromInline
 final class Slots<T: Sendable>: Sendable {
-    let state: Mutex<(values: [T?], missing: Int)>
-    init(count: Int) { state = Mutex((values: [T?](repeating: nil, count: count), missing: count)) }
+    @usableFromInline let state: Mutex<(values: [T?], missing: Int)>
+    @inlinable init(count: Int) { state = Mutex((values: [T?](repeating: nil, count: count), missing: count)) }
 }
