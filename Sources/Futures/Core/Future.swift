@@ -506,7 +506,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// Hands out the callbacks for other contexts that were registered while the completer was handing
     /// out its list, until none is left; then registrations hand out their callbacks themselves.
-    @usableFromInline
+    @inlinable
     func finishHandingOut(_ result: Result<T, E>) {
         while true {
             lock.lock()
