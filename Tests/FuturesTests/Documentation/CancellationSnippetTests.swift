@@ -9,7 +9,7 @@ import Testing
 // The code of the catalog's "Cancellation" article (Futures.docc/Cancellation.md), verbatim, over small
 // fakes of what it names (a session whose tasks record `cancel()`, an API, a download with a cancel hook):
 // scripts/check-doc-snippets.sh fails when the two drift apart.
-@Suite("Docs: Cancellation", .timeLimit(.minutes(1)))
+@Suite("Docs: Cancellation", .hangGuard())
 struct CancellationSnippetTests {
     @Test func aTimeoutAtTheEndOfAChainCancelsTheRequestAtItsStart() async {
         enum PageError: Error { case timedOut, failed }
