@@ -14,6 +14,13 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
+        // The naive reference future of issue 10 (one Mutex, an array of closures), without dependencies,
+        // so that the profiling driver can use it too.
+        .target(
+            name: "NaiveReference",
+            path: "Benchmarks/NaiveReference",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The Futures side of every workload, shared by both executables.
         .target(
             name: "FuturesWorkloads",
@@ -29,6 +36,7 @@ let package = Package(
             name: "FuturesBenchmarks",
             dependencies: [
                 "FuturesWorkloads",
+                "NaiveReference",
                 .product(name: "Futures", package: "swift-futures"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -70,6 +78,7 @@ let package = Package(
         .executableTarget(
             name: "FuturesProfile",
             dependencies: [
+                "NaiveReference",
                 .product(name: "Futures", package: "swift-futures"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every workload for every library in one invocation and prints the side-by-side table and the
-# ratios against issue 3's targets (markdown, ready for BENCHMARKS.md).
+# ratios against issue 10's targets, with the naive reference beside the peers (markdown, ready for
+# BENCHMARKS.md).
 #
 #   Benchmarks/run.sh              # everything (about 5 minutes on 2 busy cores, plus the first build)
 #   Benchmarks/run.sh W1 W4        # only these workloads (all libraries)

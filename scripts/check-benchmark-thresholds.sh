@@ -7,13 +7,14 @@
 #   scripts/check-benchmark-thresholds.sh           # check
 #   scripts/check-benchmark-thresholds.sh --update  # after an intended change: rewrite the thresholds
 #
-# Only mallocCountTotal is recorded and checked; wall-clock times are too noisy for a gate.
+# Only mallocCountTotal (every workload) and mallocBytesCount (the requested bytes, where a workload measures
+# them: W5, W5Bare, Map, MapCompleted) are recorded and checked; wall-clock times are too noisy for a gate.
 set -euo pipefail
 cd "$(dirname "$0")/../Benchmarks"
 
 if [[ "${1:-}" == "--update" ]]; then
     swift package --allow-writing-to-package-directory benchmark thresholds update \
-        --target FuturesAllocations --metric mallocCountTotal --path Thresholds --no-progress
+        --target FuturesAllocations --metric mallocCountTotal --metric mallocBytesCount --path Thresholds --no-progress
     exit 0
 fi
 
@@ -21,7 +22,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 set +e
 swift package benchmark thresholds check --target FuturesAllocations --metric mallocCountTotal \
-    --path Thresholds --no-progress 2>&1 | tee "$log"
+    --metric mallocBytesCount --path Thresholds --no-progress 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 

@@ -7,13 +7,16 @@ import FuturesWorkloads
 let benchmarks: @Sendable () -> Void = {
     Config.allocationGate = true
     registerFuturesW1()
+    registerFuturesW1One()
     registerFuturesW2s()
     registerFuturesW2()
+    registerFuturesW2One()
     registerFuturesW3a()
     registerFuturesW3b()
     registerFuturesW4()
     registerFuturesW5()
     registerFuturesW6()
+    registerFuturesW7()
     registerFuturesStreams()
     registerFuturesLimiter()
 }

@@ -8,13 +8,16 @@ import FuturesWorkloads
 //   <Wn>.OpenCombine  OpenCombine Future + operators
 //   <Wn>.AsyncAwait   plain Swift concurrency (Task, continuations), a floor
 //   <Wn>.Closure      raw closures / Dispatch, the floor
+//   <Wn>.Naive        the naive reference future (one Mutex, an array of closures; see NaiveFuture)
 // See BENCHMARKS.md at the repository root for what each workload measures.
 let benchmarks: @Sendable () -> Void = {
     registerFuturesW1()
+    registerFuturesW1One()
     registerCompetitorsW1()
     registerFuturesW2s()
     registerCompetitorsW2s()
     registerFuturesW2()
+    registerFuturesW2One()
     registerCompetitorsW2()
     registerFuturesW3a()
     registerCompetitorsW3a()
@@ -25,8 +28,12 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesW5()
     registerCompetitorsW5()
     registerFuturesW6()
+    registerFuturesW7()
     registerCompetitorsW6()
     registerFuturesStreams()
     registerCompetitorsStreams()
     registerFuturesLimiter()
+    registerCompetitorsOneStep()
+    registerCompetitorsW7()
+    registerNaiveReference()
 }

@@ -23,3 +23,21 @@ public func registerFuturesW2() {
         check(sum == 4 * benchmark.scaledIterations.count, "W2.Futures wrong sum")
     }
 }
+
+/// W2One: W2 with one block on the serial queue instead of three (one hop).
+public func registerFuturesW2One() {
+    Benchmark("W2One.Futures", configuration: Config.kilo()) { benchmark in
+        let queue = DispatchQueue(label: "W2One.Futures")
+        let context = ExecutionContext(queue: queue)
+        var sum = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let promise = Promise<Int, Never>()
+            let last = promise.future.map(context) { $0 + 1 }
+            promise.success(1)
+            sum += last.forced().get()
+        }
+        benchmark.stopMeasurement()
+        check(sum == 2 * benchmark.scaledIterations.count, "W2One.Futures wrong sum")
+    }
+}

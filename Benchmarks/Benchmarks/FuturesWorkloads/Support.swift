@@ -27,9 +27,15 @@ public enum Config {
         allocationTolerance(percent: 3)
     }
 
-    /// The gate's tolerance in percent of the checked-in p90 malloc count.
-    public static func allocationTolerance(percent: Double) -> [BenchmarkMetric: BenchmarkThresholds] {
-        [.mallocCountTotal: .init(relative: [.p90: percent])]
+    /// The gate's tolerance in percent of the checked-in p90 malloc count, and of the requested bytes when the
+    /// benchmark measures them (`mallocBytesCount`: W5's bytes per pending future, one `map`'s bytes).
+    public static func allocationTolerance(
+        percent: Double,
+        bytes: Bool = false
+    ) -> [BenchmarkMetric: BenchmarkThresholds] {
+        var tolerance: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(relative: [.p90: percent])]
+        if bytes { tolerance[.mallocBytesCount] = .init(relative: [.p90: percent]) }
+        return tolerance
     }
 
     /// Small operations: 1,000 operations per sample, so the harness's own mallocs (~16 per sample)
@@ -43,7 +49,7 @@ public enum Config {
             scalingFactor: .kilo,
             maxDuration: allocationGate ? .milliseconds(200) : .milliseconds(1500),
             maxIterations: allocationGate ? 30 : 10_000,
-            thresholds: allocationTolerance(percent: tolerancePercent)
+            thresholds: allocationTolerance(percent: tolerancePercent, bytes: extra.contains(.mallocBytesCount))
         )
     }
 
@@ -58,7 +64,7 @@ public enum Config {
             scalingFactor: .mega,
             maxDuration: .seconds(3),
             maxIterations: allocationGate ? 2 : 6,
-            thresholds: allocationTolerance
+            thresholds: allocationTolerance(percent: 3, bytes: true)
         )
     }
 

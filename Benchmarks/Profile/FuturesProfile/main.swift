@@ -10,6 +10,7 @@ import Dispatch
 import Futures
 import NIOCore
 import NIOEmbedded
+import NaiveReference
 import Synchronization
 
 let arguments = CommandLine.arguments
@@ -118,6 +119,107 @@ case "Streams":  // one value through map + withFilter to one subscriber
         .onSuccess(context: immediateExecutionContext) { consume($0) }
     for value in 0..<count { promise.success(value) }
     promise.finish()
+case "W1One":
+    for _ in 0..<count {
+        Future<Int, Never>(value: 1)
+            .map(immediateExecutionContext) { $0 + 1 }
+            .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v) } }
+    }
+case "W1OnSuccess":  // W1One observed with onSuccess (the wrapper closure of issue 10)
+    for _ in 0..<count {
+        Future<Int, Never>(value: 1)
+            .map(immediateExecutionContext) { $0 + 1 }
+            .onSuccess(immediateExecutionContext) { consume($0) }
+    }
+case "W2One":
+    let context = ExecutionContext(queue: DispatchQueue(label: "W2One"))
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        let last = promise.future.map(context) { $0 + 1 }
+        promise.success(1)
+        consume(last.forced().get())
+    }
+case "W2Oneraw":  // the floor of W2One: one DispatchQueue.async block, then a semaphore
+    let queue = DispatchQueue(label: "W2Oneraw")
+    for _ in 0..<count {
+        let done = DispatchSemaphore(value: 0)
+        queue.async {
+            consume(1)
+            done.signal()
+        }
+        done.wait()
+    }
+case "W5Bare":
+    var futures: [Future<Int, Never>] = []
+    futures.reserveCapacity(count)
+    for index in 0..<count {
+        let future = Future<Int, Never>()
+        future.onComplete(immediateExecutionContext) { _ in consume(index) }
+        futures.append(future)
+    }
+case "W7":  // 8 threads register callbacks on one pending future (count callbacks in all)
+    let promise = Promise<Int, Never>()
+    let future = promise.future
+    let ran = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        for _ in 0..<count / 8 { future.onComplete(immediateExecutionContext) { _ in ran.add(1, ordering: .relaxed) } }
+    }
+    promise.success(1)
+    precondition(ran.load(ordering: .relaxed) == count / 8 * 8)
+// The naive reference future (one Mutex, an array of closures): its instruction counts are the floor a
+// simple design sets.
+case "W1.Naive":
+    for _ in 0..<count {
+        NaiveFuture(value: 1).map { $0 + 1 }.map { $0 + 1 }.map { $0 + 1 }.onComplete { consume($0) }
+    }
+case "W1One.Naive":
+    for _ in 0..<count {
+        NaiveFuture(value: 1).map { $0 + 1 }.onComplete { consume($0) }
+    }
+case "W2s.Naive":
+    for _ in 0..<count {
+        let promise = NaiveFuture<Int>()
+        promise.map { $0 + 1 }.map { $0 + 1 }.map { $0 + 1 }.onComplete { consume($0) }
+        promise.complete(1)
+    }
+case "W2One.Naive":
+    let queue = DispatchQueue(label: "W2One.Naive")
+    for _ in 0..<count {
+        let promise = NaiveFuture<Int>()
+        let last = promise.map(on: queue) { $0 + 1 }
+        promise.complete(1)
+        consume(last.wait())
+    }
+case "W3b.Naive":
+    let promises = (0..<count).map { _ in NaiveFuture<Int>() }
+    let all = promises.naiveSequence()
+    for (index, promise) in promises.enumerated() { promise.complete(index) }
+    consume(all.wait().count)
+case "W5.Naive":
+    var promises: [NaiveFuture<Int>] = []
+    promises.reserveCapacity(count)
+    for index in 0..<count {
+        let promise = NaiveFuture<Int>()
+        promise.onComplete { _ in consume(index) }
+        promises.append(promise)
+    }
+    for promise in promises { promise.complete(1) }
+case "W6.Naive":
+    let promises = (0..<count).map { _ in NaiveFuture<Int>() }
+    let ran = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+        if side == 0 {
+            for promise in promises { promise.complete(1) }
+        } else {
+            for promise in promises { promise.onComplete { _ in ran.add(1, ordering: .relaxed) } }
+        }
+    }
+    precondition(ran.load(ordering: .relaxed) == count)
+case "W1One.NIO":
+    let loop = EmbeddedEventLoop()
+    for _ in 0..<count {
+        loop.makeSucceededFuture(1).map { $0 + 1 }.whenComplete { if case .success(let v) = $0 { consume(v) } }
+    }
 // SwiftNIO on an EmbeddedEventLoop, for instruction counts side by side with the Futures runs.
 case "W1.NIO":
     let loop = EmbeddedEventLoop()

@@ -22,6 +22,9 @@ enum Callback<T: Sendable, E: Error>: Sendable {
     /// A wake-up, callback or cancellation handler that its owner may take back before it runs (a waiter
     /// whose task was cancelled, a disposed token registration, a cancelled subscription).
     case removable(RemovableEntry<T, E>)
+    /// Bookkeeping, never run: the future's consumers and their cancellation asks, kept at the front of the
+    /// list once a consumer has asked while others still wait (see ``ConsumerTally``). Not a consumer.
+    case tally(ConsumerTally)
 
     /// Whether this entry is a consumer of the result (everything but a cancellation handler). A source is
     /// asked to cancel only when every consumer registered while it was pending has asked.
@@ -29,10 +32,29 @@ enum Callback<T: Sendable, E: Error>: Sendable {
     var isConsumer: Bool {
         switch self {
         case .inline, .scheduled, .wakeUp: return true
-        case .cancellation, .observer: return false
+        case .cancellation, .observer, .tally: return false
         case .removable(let entry): return entry.isConsumer
         }
     }
+}
+
+/// The cancellation bookkeeping of one pending future (GUARANTEES.md G8): how many consumers registered on it
+/// while pending (minus those removed), and how many of them asked for cancellation.
+///
+/// A future keeps no counters of its own: until a consumer asks while others still wait, its consumers are
+/// exactly the live consumer entries of its pending list (each registration appends one, each removal
+/// tombstones one). The first such ask counts them once and puts a tally at the front of the list, which the
+/// future then keeps up to date in O(1) per registration, removal and ask. A future that is never asked, or
+/// whose only consumer asks, never allocates one. Read and written only under the owning future's lock.
+@usableFromInline
+final class ConsumerTally: @unchecked Sendable {
+    // `@unchecked Sendable`: both fields are read and written only under the lock of the one future whose
+    // list holds this tally.
+    @usableFromInline var consumers: UInt32 = 0
+    @usableFromInline var asks: UInt32 = 0
+
+    @usableFromInline
+    init() {}
 }
 
 /// A wake-up, callback or cancellation handler that can be taken back from a pending future's list in
@@ -134,14 +156,56 @@ enum CallbackList<T: Sendable, E: Error>: Sendable {
         }
     }
 
-    /// Entries still live: removed ones (tombstones waiting to be shed) are not counted.
+    /// Entries still live: removed ones (tombstones waiting to be shed) and the tally are not counted.
     var liveCount: Int {
         var live = 0
         forEach { entry in
             if case .removable(let removable) = entry, removable.kind == nil { return }
+            if case .tally = entry { return }
             live += 1
         }
         return live
+    }
+
+    /// The live consumers: callbacks, wake-ups and removable consumers not taken back. Under the lock.
+    var liveConsumerCount: UInt32 {
+        var consumers: UInt32 = 0
+        forEach { entry in
+            switch entry {
+            case .inline, .scheduled, .wakeUp: consumers &+= 1
+            case .removable(let removable): if removable.isConsumer, removable.kind != nil { consumers &+= 1 }
+            case .cancellation, .observer, .tally: break
+            }
+        }
+        return consumers
+    }
+
+    /// The tally at the front of the list, if it has one.
+    @usableFromInline
+    var consumerTally: ConsumerTally? {
+        switch self {
+        case .empty: return nil
+        case .one(let first):
+            if case .tally(let tally) = first { return tally }
+            return nil
+        case .many(let array):
+            if case .tally(let tally) = array[0] { return tally }
+            return nil
+        }
+    }
+
+    /// Puts `tally` at the front of the list (once per future: O(n) once, after n O(1) registrations).
+    mutating func insertTally(_ tally: ConsumerTally) {
+        switch self {
+        case .empty:
+            self = .one(.tally(tally))
+        case .one(let first):
+            self = .many([.tally(tally), first])
+        case .many(var array):
+            self = .empty
+            array.insert(.tally(tally), at: 0)
+            self = .many(array)
+        }
     }
 
     /// Whether completing must hand something to another context (so late registrations on other

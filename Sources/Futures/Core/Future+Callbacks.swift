@@ -30,6 +30,13 @@ extension Future {
         _ context: ExecutionContext = defaultContext(),
         callback: @escaping @Sendable (T) -> Void
     ) -> Self {
+        // Completed, on the immediate context: run it here, without the wrapper closure (an allocation).
+        if context.isImmediate {
+            let ran: Void? = ifCompleted { result in
+                if case .success(let value) = result { callback(value) }
+            }
+            if ran != nil { return self }
+        }
         whenComplete(context) { result in
             if case .success(let value) = result { callback(value) }
         }
@@ -48,6 +55,13 @@ extension Future {
         _ context: ExecutionContext = defaultContext(),
         callback: @escaping @Sendable (E) -> Void
     ) -> Self {
+        // Completed, on the immediate context: run it here, without the wrapper closure (an allocation).
+        if context.isImmediate {
+            let ran: Void? = ifCompleted { result in
+                if case .failure(let error) = result { callback(error) }
+            }
+            if ran != nil { return self }
+        }
         whenComplete(context) { result in
             if case .failure(let error) = result { callback(error) }
         }

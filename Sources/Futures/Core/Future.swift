@@ -54,55 +54,98 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @exclusivity(unchecked)
     var state: FutureState<T, E>
 
-    // Guarded by `lock`: cancellation was requested while the future was pending.
+    // Guarded by `lock`: the flags below, one bit each (`Flags`), in one byte so that a pending
+    // `Future<Int, Never>` stays within 40 bytes (a 48-byte malloc chunk).
     @usableFromInline
     @exclusivity(unchecked)
-    var cancellationRequested: Bool
-
-    // Guarded by `lock`: mirrors `state.result != nil`. A plain field, so that unspecialised code
-    // (deinitializers of generic classes) can test completion without instantiating the metadata of
-    // the generic state enum.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var completed: Bool
-
-    // Guarded by `lock`: the completer is still handing callbacks out to other contexts; callbacks for
-    // other contexts registered meanwhile queue behind them (registration order per serial context).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var handingOut: Bool
-
-    // Guarded by `lock`: a cancellation handler was registered at some point, so requests from derived
-    // futures are worth forwarding here (see `forwardsCancellation(to:)`).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var acceptsCancellation: Bool
-
-    // Guarded by `lock`: completed with a failure. A plain field, so that `deinit` (unspecialised) can
-    // tell a failed future without the state enum's metadata.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var failed: Bool
-
-    // Guarded by `lock`: someone looked at the result — a callback, a waiter (`get()`, `forced()`), a
-    // derived future, `result`/`value`/`error`. A failed future dropped without it is reported (see
-    // ``FuturesDiagnostics/unobservedFailures``). The two flags sit in the padding before the lock.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var observed: Bool
+    var flags: UInt8
 
     // After the one-byte flags, so the 4-byte lock needs no padding of its own.
     @usableFromInline
     let lock: SpinLock
 
-    // Guarded by `lock`: consumers registered while pending, and how many of them asked for cancellation.
+    /// The bits of ``flags``.
     @usableFromInline
-    @exclusivity(unchecked)
-    var consumers: UInt32
+    enum Flags {
+        /// Cancellation was requested while the future was pending.
+        @usableFromInline static var cancellationRequested: UInt8 { 1 }
+        /// Mirrors `state.result != nil`, for cheap checks in unspecialised code (`deinit`).
+        @usableFromInline static var completed: UInt8 { 2 }
+        /// The completer is still handing callbacks out to other contexts; callbacks for other contexts
+        /// registered meanwhile queue behind them (registration order per serial context).
+        @usableFromInline static var handingOut: UInt8 { 4 }
+        /// A cancellation handler was registered at some point, so requests from derived futures are worth
+        /// forwarding here (see `forwardsCancellation(to:)`).
+        @usableFromInline static var acceptsCancellation: UInt8 { 8 }
+        /// The pending list starts with a ``ConsumerTally``, which counts the consumers from then on.
+        @usableFromInline static var tallied: UInt8 { 16 }
+        /// Completed with a failure, for `deinit` (unspecialised), which must not need the state's metadata.
+        @usableFromInline static var failed: UInt8 { 32 }
+        /// Someone looked at the result — a callback, a waiter (`get()`, `forced()`), a derived future,
+        /// `result`/`value`/`error`. A failed future dropped without it is reported (see
+        /// ``FuturesDiagnostics/unobservedFailures``).
+        @usableFromInline static var observed: UInt8 { 64 }
+    }
 
-    @usableFromInline
-    @exclusivity(unchecked)
-    var cancellationAsks: UInt32
+    @inlinable
+    func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
+
+    @inlinable
+    func setFlag(_ bit: UInt8, _ value: Bool) {
+        if value { flags |= bit } else { flags &= ~bit }
+    }
+
+    // Guarded by `lock`: cancellation was requested while the future was pending.
+    @inlinable
+    var cancellationRequested: Bool {
+        get { flag(Flags.cancellationRequested) }
+        set { setFlag(Flags.cancellationRequested, newValue) }
+    }
+
+    // Guarded by `lock`: mirrors `state.result != nil`. A plain bit, so that unspecialised code
+    // (deinitializers of generic classes) can test completion without instantiating the metadata of
+    // the generic state enum.
+    @inlinable
+    var completed: Bool {
+        get { flag(Flags.completed) }
+        set { setFlag(Flags.completed, newValue) }
+    }
+
+    // Guarded by `lock`: the completer is still handing callbacks out to other contexts.
+    @inlinable
+    var handingOut: Bool {
+        get { flag(Flags.handingOut) }
+        set { setFlag(Flags.handingOut, newValue) }
+    }
+
+    // Guarded by `lock`: a cancellation handler was registered at some point.
+    @inlinable
+    var acceptsCancellation: Bool {
+        get { flag(Flags.acceptsCancellation) }
+        set { setFlag(Flags.acceptsCancellation, newValue) }
+    }
+
+    // Guarded by `lock`: the pending list holds a ``ConsumerTally`` (see *Cancellation* in ARCHITECTURE.md).
+    // Until it does, the consumers are the list's live consumer entries, counted when first needed.
+    @inlinable
+    var tallied: Bool {
+        get { flag(Flags.tallied) }
+        set { setFlag(Flags.tallied, newValue) }
+    }
+
+    // Guarded by `lock`: completed with a failure (see `Flags.failed`).
+    @inlinable
+    var failed: Bool {
+        get { flag(Flags.failed) }
+        set { setFlag(Flags.failed, newValue) }
+    }
+
+    // Guarded by `lock`: someone looked at the result (see `Flags.observed`).
+    @inlinable
+    var observed: Bool {
+        get { flag(Flags.observed) }
+        set { setFlag(Flags.observed, newValue) }
+    }
 
     /// Creates a pending future that never completes by itself.
     ///
@@ -111,14 +154,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     public init() {
         self.state = FutureState(result: nil)
         self.lock = SpinLock()
-        self.cancellationRequested = false
-        self.completed = false
-        self.handingOut = false
-        self.acceptsCancellation = false
-        self.failed = false
-        self.observed = false
-        self.consumers = 0
-        self.cancellationAsks = 0
+        self.flags = 0
     }
 
     /// Creates a future that is already completed with `result`.
@@ -126,14 +162,11 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     public init(result: Result<T, E>) {
         self.state = FutureState(result: result)
         self.lock = SpinLock()
-        self.cancellationRequested = false
-        self.completed = true
-        self.handingOut = false
-        self.acceptsCancellation = false
-        if case .failure = result { self.failed = true } else { self.failed = false }
-        self.observed = false
-        self.consumers = 0
-        self.cancellationAsks = 0
+        if case .failure = result {
+            self.flags = Flags.completed | Flags.failed
+        } else {
+            self.flags = Flags.completed
+        }
     }
 
     deinit {
@@ -316,7 +349,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         lock.lock()
         let action = state.register(callback, handingOut: handingOut)
         observed = true
-        if !completed { consumers &+= 1 }
+        if tallied, !completed { countConsumer() }
         lock.unlock()
         if case .runNow(let result) = action {
             run(callback, result)
@@ -358,7 +391,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         lock.lock()
         let action = state.register(.wakeUp(wakeUp), handingOut: false)
         observed = true
-        if !completed { consumers &+= 1 }
+        if tallied, !completed { countConsumer() }
         lock.unlock()
         if case .runNow(let result) = action { wakeUp(result) }
     }
@@ -389,7 +422,11 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             handingOut: handingOut
         )
         if case .stored = action, !completed {
-            if entry.isConsumer { consumers &+= 1 } else { acceptsCancellation = true }
+            if !entry.isConsumer {
+                acceptsCancellation = true
+            } else if tallied {
+                countConsumer()
+            }
         }
         if entry.isConsumer { observed = true }
         lock.unlock()
@@ -422,9 +459,10 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         lock.lock()
         let taken = state.remove(entry)
         var handlers: [@Sendable () -> Void] = []
-        if taken != nil, entry.isConsumer {
-            consumers &-= 1
-            if cancellationAsks > 0, cancellationAsks >= consumers, !cancellationRequested {
+        // Without a tally no consumer has asked yet, so removing one cannot complete "every consumer asked".
+        if taken != nil, entry.isConsumer, tallied, let tally = state.consumerTally {
+            tally.consumers &-= 1
+            if tally.asks > 0, tally.asks >= tally.consumers, !cancellationRequested {
                 cancellationRequested = true
                 handlers = state.takeCancellationHandlers()
             }
@@ -438,11 +476,34 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// Releases the entries of a pending future that can never complete (its promise was dropped and `E`
     /// cannot say so): callbacks that would never run are freed with what they captured.
+    ///
+    /// The released consumers still count as consumers that have not asked for cancellation (G8): a tally
+    /// keeps their number.
     func abandon() {
+        let spare = ConsumerTally()  // allocated before locking; used if consumers are released untallied
         lock.lock()
-        let list = completed ? .empty : state.takePendingList()
+        var list = CallbackList<T, E>.empty
+        if !completed {
+            list = state.takePendingList()
+            if tallied, let tally = list.consumerTally {
+                _ = state.register(.tally(tally), handingOut: false)
+            } else {
+                let consumers = list.liveConsumerCount
+                if consumers > 0 {
+                    spare.consumers = consumers
+                    _ = state.register(.tally(spare), handingOut: false)
+                    tallied = true
+                }
+            }
+        }
         lock.unlock()
         if !list.isEmpty { Trampoline.release(consume list) }
+    }
+
+    /// Counts a consumer just registered on a pending future whose list holds a tally. Under the lock.
+    @usableFromInline
+    func countConsumer() {
+        state.consumerTally?.consumers &+= 1
     }
 
     // MARK: - Running callbacks
@@ -456,7 +517,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             case .wakeUp(let wakeUp), .observer(let wakeUp): wakeUp(result)
             case .removable(let removable):
                 if case .wakeUp(let wakeUp)? = removable.kind { wakeUp(result) }
-            case .inline, .scheduled, .cancellation: break
+            case .inline, .scheduled, .cancellation, .tally: break
             }
         }
         if handsOut {
@@ -467,7 +528,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                     if case .callback(let context, let body)? = removable.kind, !context.isImmediate {
                         ScheduledCallback(context: context, body: body).submit(result)
                     }
-                case .inline, .wakeUp, .cancellation, .observer: break
+                case .inline, .wakeUp, .cancellation, .observer, .tally: break
                 }
             }
             finishHandingOut(result)
@@ -477,14 +538,14 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             case .inline(let body): body(result)
             case .removable(let removable):
                 if case .callback(let context, let body)? = removable.kind, context.isImmediate { body(result) }
-            case .scheduled, .wakeUp, .cancellation, .observer: break
+            case .scheduled, .wakeUp, .cancellation, .observer, .tally: break
             }
         }
     }
 
     /// Hands out the callbacks for other contexts that were registered while the completer was handing
     /// out its list, until none is left; then registrations hand out their callbacks themselves.
-    @usableFromInline
+    @inlinable
     func finishHandingOut(_ result: Result<T, E>) {
         while true {
             lock.lock()
@@ -499,7 +560,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                     if case .callback(let context, let body)? = removable.kind {
                         ScheduledCallback(context: context, body: body).submit(result)
                     }
-                case .inline, .wakeUp, .cancellation, .observer: break
+                case .inline, .wakeUp, .cancellation, .observer, .tally: break
                 }
             }
         }
@@ -521,7 +582,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 entry.kind = nil
                 run(kind, result)
             }
-        case .cancellation:
+        case .cancellation, .tally:
             break
         }
     }
@@ -577,22 +638,46 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// The first request while pending runs the handlers; a consumer's ask counts towards "every consumer
     /// asked" first.
     private func request(asConsumer: Bool) {
-        lock.lock()
-        guard !cancellationRequested, !completed else {
-            lock.unlock()
-            return
-        }
-        if asConsumer {
-            cancellationAsks &+= 1
-            guard cancellationAsks >= consumers else {
+        // A tally is allocated outside the lock: when one is needed and none is at hand, unlock, allocate,
+        // and look again (this happens once per future at most).
+        var spare: ConsumerTally?
+        while true {
+            lock.lock()
+            guard !cancellationRequested, !completed else {
                 lock.unlock()
                 return
             }
+            if asConsumer {
+                if tallied, let tally = state.consumerTally {
+                    tally.asks &+= 1
+                    guard tally.asks >= tally.consumers else {
+                        lock.unlock()
+                        return
+                    }
+                } else {
+                    let consumers = state.pendingEntries.liveConsumerCount
+                    if consumers > 1 {
+                        // Others still wait: record this ask and count the consumers from now on.
+                        guard let tally = spare else {
+                            lock.unlock()
+                            spare = ConsumerTally()
+                            continue
+                        }
+                        tally.consumers = consumers
+                        tally.asks = 1
+                        state.insertTally(tally)
+                        tallied = true
+                        lock.unlock()
+                        return
+                    }
+                }
+            }
+            cancellationRequested = true
+            let handlers = state.takeCancellationHandlers()
+            lock.unlock()
+            Self.runCancellationHandlers(handlers)
+            return
         }
-        cancellationRequested = true
-        let handlers = state.takeCancellationHandlers()
-        lock.unlock()
-        Self.runCancellationHandlers(handlers)
     }
 
     /// Makes a cancellation request on this future (a derived one) reach `source`, as one of `source`'s

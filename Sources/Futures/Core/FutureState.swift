@@ -104,7 +104,7 @@ enum FutureState<T: Sendable, E: Error> {
         case .removable(let entry):
             if case .callback(let context, _)? = entry.kind { return !context.isImmediate }
             return false
-        case .inline, .wakeUp, .cancellation, .observer: return false
+        case .inline, .wakeUp, .cancellation, .observer, .tally: return false
         }
     }
 
@@ -175,6 +175,21 @@ enum FutureState<T: Sendable, E: Error> {
             self = .pending(.empty)
         }
         return kind
+    }
+
+    /// The consumer tally of a pending future's list, if it has one (see ``ConsumerTally``).
+    @usableFromInline
+    var consumerTally: ConsumerTally? {
+        guard case .pending(let list) = self else { return nil }
+        return list.consumerTally
+    }
+
+    /// Puts `tally` at the front of a pending future's list.
+    mutating func insertTally(_ tally: ConsumerTally) {
+        guard case .pending(var list) = self else { return }
+        self = .pending(.empty)
+        list.insertTally(tally)
+        self = .pending(list)
     }
 
     /// Removes and returns the cancellation handlers of a pending future (none once completed).
