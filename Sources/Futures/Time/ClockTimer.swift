@@ -19,6 +19,11 @@ func timerDeadline<C: Clock<Duration>>(after duration: Duration, on clock: C) ->
 
 /// Runs `body` once `clock` reaches `deadline`, from a Swift `Task` sleeping on that clock.
 ///
+/// The deadline is fixed by the caller, before the task starts; if the clock has reached it by the time the
+/// task runs, `body` runs without sleeping. (A test clock advanced to exactly the deadline before the task
+/// got to sleep would otherwise keep it asleep until some later advance: its `sleep(until:)` waits while
+/// `deadline >= now`.)
+///
 /// Cancelling the returned task stops the sleep and `body` never runs (it is released with the task).
 /// Every time-based operator of the library is built on this, so each of them runs on whatever clock
 /// it is given: a real one, or a test clock advanced by hand. Compute `deadline` with
@@ -30,10 +35,12 @@ func runAt<C: Clock>(
     _ body: @escaping @Sendable () -> Void
 ) -> Task<Void, Never> {
     Task {
-        do {
-            try await clock.sleep(until: deadline, tolerance: nil)
-        } catch {
-            return
+        if clock.now < deadline {
+            do {
+                try await clock.sleep(until: deadline, tolerance: nil)
+            } catch {
+                return
+            }
         }
         // A cancellation that arrives once the sleep has ended still stops the timer.
         guard !Task.isCancelled else { return }
