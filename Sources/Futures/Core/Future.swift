@@ -85,6 +85,9 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         /// `result`/`value`/`error`. A failed future dropped without it is reported (see
         /// ``FuturesDiagnostics/unobservedFailures``).
         @usableFromInline static var observed: UInt8 { 64 }
+        /// The future has an entry in the `FutureExtras` side table (progress, a failure trace, where its
+        /// failed promise was created), which `deinit` removes.
+        @usableFromInline static var hasExtras: UInt8 { 128 }
     }
 
     @inlinable
@@ -177,6 +180,17 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         } else if failed {
             failedFutureDeinit()
         }
+        if flag(Flags.hasExtras) {
+            releaseExtras()
+        }
+    }
+
+    /// Removes the side-table entry of a future being deallocated (see `FutureExtras`) and releases it
+    /// after the table's lock. Kept out of `deinit`: futures without extras pay one bit test.
+    @usableFromInline
+    @inline(never)
+    func releaseExtras() {
+        _ = FutureExtras.take(self)
     }
 
     /// Takes the entries of a future deallocated while pending, and releases them iteratively.

@@ -44,42 +44,22 @@ extension FuturesDiagnostics {
     /// Cost: the check is two flags of the future read in `deinit` when it completed with a failure;
     /// successful futures pay nothing. In debug builds of the library (`-Onone`) and while the policy is
     /// not ``UnobservedFailurePolicy/off``, a ``Promise`` (or ``Future/init(file:line:resolver:)``) that
-    /// fails its future also records where it was created (one table entry per failed future, removed
-    /// when it is deallocated), so the report can say where it came from; optimised builds report
+    /// fails its future also records where it was created (one side-table entry per failed future,
+    /// removed when it is deallocated), so the report can say where it came from; optimised builds report
     /// without a location and never take that table's lock.
     public static var unobservedFailures: UnobservedFailurePolicy {
         get { UnobservedFailurePolicy(rawValue: unobservedPolicy.load(ordering: .relaxed)) ?? .off }
         set { unobservedPolicy.store(newValue.rawValue, ordering: .relaxed) }
     }
 
-    /// Where the promises of failed futures were created, by future; filled only while the policy is on.
-    private static let origins = LockedBox<[ObjectIdentifier: CallSite]>([:])
-    /// `origins.count`, readable without the lock (so deallocations skip the table while it is empty).
-    private static let originCount = Atomic<Int>(0)
-
-    /// Records where the promise of `future`, which just failed, was created: only in debug builds of the
-    /// library and while the policy is on, so optimised builds never take the table's lock.
+    /// Records where the promise of `future`, which just failed, was created (in the future's
+    /// `FutureExtras` entry): only in debug builds of the library and while the policy is on, so
+    /// optimised builds never take the extras table's lock.
     @usableFromInline
     @inline(never)
-    static func recordFailureOrigin(_ future: AnyObject, site: CallSite) {
+    static func recordFailureOrigin<T, E>(_ future: Future<T, E>, site: CallSite) {
         guard _isDebugAssertConfiguration(), unobservedFailures != .off else { return }
-        let key = ObjectIdentifier(future)
-        origins.withValue { origins in
-            if origins.updateValue(site, forKey: key) == nil {
-                originCount.add(1, ordering: .relaxed)
-            }
-        }
-    }
-
-    /// Takes the recorded origin of a failed future being deallocated.
-    static func takeFailureOrigin(_ future: AnyObject) -> CallSite? {
-        guard originCount.load(ordering: .relaxed) > 0 else { return nil }
-        let key = ObjectIdentifier(future)
-        return origins.withValue { origins in
-            let origin = origins.removeValue(forKey: key)
-            if origin != nil { originCount.subtract(1, ordering: .relaxed) }
-            return origin
-        }
+        FutureExtras.update(future) { $0.origin = site }
     }
 }
 
@@ -97,7 +77,9 @@ extension Future {
     @usableFromInline
     @inline(never)
     func failedFutureDeinit() {
-        let origin = FuturesDiagnostics.takeFailureOrigin(self)
+        let extras = flag(Flags.hasExtras) ? FutureExtras.take(self) : nil
+        setFlag(Flags.hasExtras, false)  // taken: `deinit` must not take it again
+        let origin = extras?.origin
         let policy = FuturesDiagnostics.unobservedFailures
         guard !observed, policy != .off, case .failure(let error)? = state.result else { return }
         let diagnostic = FuturesDiagnostic.unobservedFailure(
