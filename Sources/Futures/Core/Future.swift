@@ -46,21 +46,25 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
     // ordering publishes it to the next holder.
     //
-    // Field order matters for size: the state enum first, then the lock and the small fields packed
-    // behind it.
+    // Field order matters for size: the state's 17 bytes first, then the two-byte flags and the lock,
+    // packed behind them: 16 (object header) + 17 + 1 (padding) + 2 + 4 = 40 bytes, a 48-byte malloc
+    // chunk.
 
-    // Guarded by `lock`. Exclusivity is proven by the lock, so the runtime check is skipped.
+    // Guarded by `lock`: the storage of `state` (see Future+Storage.swift). It holds the pending list, the
+    // result's value or error, or the late callbacks, laid out by hand so that `deinit` destroys it
+    // without the state enum's generic metadata. Exclusivity is proven by the lock, so the runtime check
+    // is skipped.
     @usableFromInline
     @exclusivity(unchecked)
-    var state: FutureState<T, E>
+    var words: StateWords
 
-    // Guarded by `lock`: the flags below, one bit each (`Flags`), in one byte so that a pending
-    // `Future<Int, Never>` stays within 40 bytes (a 48-byte malloc chunk).
+    // Guarded by `lock`: the flags below, one bit each (`Flags`), and the storage's tag bits
+    // (`Representation`).
     @usableFromInline
     @exclusivity(unchecked)
-    var flags: UInt8
+    var flags: UInt16
 
-    // After the one-byte flags, so the 4-byte lock needs no padding of its own.
+    // After the flags, so the 4-byte lock needs no padding of its own.
     @usableFromInline
     let lock: SpinLock
 
@@ -68,33 +72,33 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @usableFromInline
     enum Flags {
         /// Cancellation was requested while the future was pending.
-        @usableFromInline static var cancellationRequested: UInt8 { 1 }
+        @usableFromInline static var cancellationRequested: UInt16 { 1 }
         /// Mirrors `state.result != nil`, for cheap checks in unspecialised code (`deinit`).
-        @usableFromInline static var completed: UInt8 { 2 }
+        @usableFromInline static var completed: UInt16 { 2 }
         /// The completer is still handing callbacks out to other contexts; callbacks for other contexts
         /// registered meanwhile queue behind them (registration order per serial context).
-        @usableFromInline static var handingOut: UInt8 { 4 }
+        @usableFromInline static var handingOut: UInt16 { 4 }
         /// A cancellation handler was registered at some point, so requests from derived futures are worth
         /// forwarding here (see `forwardsCancellation(to:)`).
-        @usableFromInline static var acceptsCancellation: UInt8 { 8 }
+        @usableFromInline static var acceptsCancellation: UInt16 { 8 }
         /// The pending list starts with a ``ConsumerTally``, which counts the consumers from then on.
-        @usableFromInline static var tallied: UInt8 { 16 }
+        @usableFromInline static var tallied: UInt16 { 16 }
         /// Completed with a failure, for `deinit` (unspecialised), which must not need the state's metadata.
-        @usableFromInline static var failed: UInt8 { 32 }
+        @usableFromInline static var failed: UInt16 { 32 }
         /// Someone looked at the result — a callback, a waiter (`get()`, `forced()`), a derived future,
         /// `result`/`value`/`error`. A failed future dropped without it is reported (see
         /// ``FuturesDiagnostics/unobservedFailures``).
-        @usableFromInline static var observed: UInt8 { 64 }
+        @usableFromInline static var observed: UInt16 { 64 }
         /// The future has an entry in the `FutureExtras` side table (progress, a failure trace, where its
         /// failed promise was created), which `deinit` removes.
-        @usableFromInline static var hasExtras: UInt8 { 128 }
+        @usableFromInline static var hasExtras: UInt16 { 128 }
     }
 
     @inlinable
-    func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
+    func flag(_ bit: UInt16) -> Bool { flags & bit != 0 }
 
     @inlinable
-    func setFlag(_ bit: UInt8, _ value: Bool) {
+    func setFlag(_ bit: UInt16, _ value: Bool) {
         if value { flags |= bit } else { flags &= ~bit }
     }
 
@@ -155,21 +159,23 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Useful as a placeholder; to complete a future later, create a ``Promise`` instead.
     @inlinable
     public init() {
-        self.state = FutureState(result: nil)
+        self.words = (0, 0, 0)
         self.lock = SpinLock()
         self.flags = 0
+        initializeState(FutureState(result: nil))
     }
 
     /// Creates a future that is already completed with `result`.
     @inlinable
     public init(result: Result<T, E>) {
-        self.state = FutureState(result: result)
+        self.words = (0, 0, 0)
         self.lock = SpinLock()
         if case .failure = result {
             self.flags = Flags.completed | Flags.failed
         } else {
             self.flags = Flags.completed
         }
+        initializeState(FutureState(result: result))
     }
 
     deinit {
@@ -183,6 +189,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         if flag(Flags.hasExtras) {
             releaseExtras()
         }
+        destroyState()
     }
 
     /// Removes the side-table entry of a future being deallocated (see `FutureExtras`) and releases it
@@ -197,7 +204,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @usableFromInline
     @inline(never)
     func releasePendingEntries() {
-        let list = state.takePendingList()
+        let list = takePendingListForDeinit()
         // Consumed: the release loop must hold the only reference, or the release would happen here,
         // recursively, when this frame ends.
         if !list.isEmpty { Trampoline.release(consume list) }

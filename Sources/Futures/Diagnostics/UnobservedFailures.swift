@@ -81,7 +81,7 @@ extension Future {
         setFlag(Flags.hasExtras, false)  // taken: `deinit` must not take it again
         let origin = extras?.origin
         let policy = FuturesDiagnostics.unobservedFailures
-        guard !observed, policy != .off, case .failure(let error)? = state.result else { return }
+        guard !observed, policy != .off, let error = failureForDeinit() else { return }
         let diagnostic = FuturesDiagnostic.unobservedFailure(
             type: "\(Future.self)",
             error: String(describing: error),

@@ -1,0 +1,197 @@
+/// The storage of a future's ``FutureState``: 17 raw bytes in the cell.
+///
+/// A stored `FutureState<T, E>` field made every deallocation look the enum's metadata up in the
+/// runtime's cache (`swift_getGenericMetadata`, about 320 instructions per future, a third of a
+/// one-map chain): the field's destruction in a generic class's `deinit` needs the layout of the enum,
+/// which depends on `T` and `E`. So the cell stores the state by hand instead:
+///
+/// | state | `words` hold | tag bits (`Representation`) |
+/// |---|---|---|
+/// | `pending(list)` | the `CallbackList` (fixed layout, 17 bytes) | none |
+/// | `completed(.success(v))` | `v` | `completed` |
+/// | `completed(.failure(e))` | `e` | `completed`, `failure` |
+/// | `completedWithLate(late)` | the `LateCallbacks` reference | `completed`, `late` |
+///
+/// `deinit` destroys the stored value with only `T`'s or `E`'s metadata, which the class metadata holds.
+/// When `T` or `E` does not fit in 17 bytes (or needs more than 8-byte alignment) the words hold a
+/// `StateBox` with an ordinary `FutureState` field instead: one more allocation per future of such a
+/// type, and its deallocation pays the look-up as before.
+///
+/// Code reads and writes ``Future/state`` as before; the accessor moves the enum out of the words and
+/// back (bitwise moves: no retain, no release), so it must never be nested (no access to `state` while
+/// another is in progress). Every access is one expression under the future's lock.
+@usableFromInline
+typealias StateWords = (UInt, UInt, UInt8)
+
+/// The state of a future whose value or error does not fit in ``StateWords``.
+@usableFromInline
+final class StateBox<T: Sendable, E: Error> {
+    @usableFromInline var state: FutureState<T, E>
+
+    @inlinable
+    init(_ state: FutureState<T, E>) {
+        self.state = state
+    }
+}
+
+extension Future {
+    /// The tag bits of ``words`` in ``flags`` (above the bits of `Flags`). Unused when the state is boxed.
+    @usableFromInline
+    enum Representation {
+        @usableFromInline static var completed: UInt16 { 256 }
+        @usableFromInline static var failure: UInt16 { 512 }
+        @usableFromInline static var late: UInt16 { 1024 }
+        @usableFromInline static var mask: UInt16 { 256 | 512 | 1024 }
+    }
+
+    /// Whether the state lives in a ``StateBox`` because `T` or `E` does not fit in the words. A constant
+    /// in specialised code; in unspecialised code (`deinit`) it reads `T`'s and `E`'s value witnesses.
+    @inlinable
+    static var boxesState: Bool {
+        let size = MemoryLayout<StateWords>.size
+        let alignment = MemoryLayout<StateWords>.alignment
+        return MemoryLayout<T>.size > size || MemoryLayout<T>.alignment > alignment
+            || MemoryLayout<E>.size > size || MemoryLayout<E>.alignment > alignment
+            || MemoryLayout<CallbackList<T, E>>.size > size
+            || MemoryLayout<CallbackList<T, E>>.alignment > alignment
+    }
+
+    /// The state machine. Guarded by `lock`; never nest two accesses (see ``StateWords``).
+    @inlinable
+    var state: FutureState<T, E> {
+        _read {
+            if Self.boxesState {
+                yield stateBox.state
+            } else {
+                // No `defer`: nothing that reads or mutates the state throws, so the access always resumes.
+                let state = takeState()
+                yield state
+                putState(consume state)
+            }
+        }
+        _modify {
+            if Self.boxesState {
+                let box = stateBox
+                yield &box.state
+            } else {
+                var state = takeState()
+                yield &state
+                putState(consume state)
+            }
+        }
+    }
+
+    /// The address of ``words``. A final class's stored property without observers is accessed in place,
+    /// so the pointer is the field itself; it is used only within `body`.
+    @inlinable
+    @inline(__always)
+    @discardableResult
+    func withWords<R>(_ body: (UnsafeMutableRawPointer) -> R) -> R {
+        withUnsafeMutablePointer(to: &words) { body(UnsafeMutableRawPointer($0)) }
+    }
+
+    @inlinable
+    var stateBox: StateBox<T, E> {
+        withWords { $0.load(as: StateBox<T, E>.self) }
+    }
+
+    /// Stores the initial state (the words are zero and hold nothing yet).
+    @inlinable
+    func initializeState(_ state: consuming FutureState<T, E>) {
+        if Self.boxesState {
+            let box = StateBox(state)
+            withWords { $0.initializeMemory(as: StateBox<T, E>.self, repeating: box, count: 1) }
+        } else {
+            putState(state)
+        }
+    }
+
+    /// Moves the state out of the words, which then hold nothing until ``putState(_:)``.
+    @inlinable
+    @inline(__always)
+    func takeState() -> FutureState<T, E> {
+        let tag = flags & Representation.mask
+        return withWords { words in
+            if tag == 0 {
+                return .pending(words.bindMemory(to: CallbackList<T, E>.self, capacity: 1).move())
+            }
+            if tag & Representation.late != 0 {
+                return .completedWithLate(words.bindMemory(to: LateCallbacks<T, E>.self, capacity: 1).move())
+            }
+            if tag & Representation.failure != 0 {
+                return .completed(.failure(words.bindMemory(to: E.self, capacity: 1).move()))
+            }
+            return .completed(.success(words.bindMemory(to: T.self, capacity: 1).move()))
+        }
+    }
+
+    /// Moves `state` into the words (which hold nothing) and sets the tag bits.
+    @inlinable
+    @inline(__always)
+    func putState(_ state: consuming FutureState<T, E>) {
+        let tag: UInt16
+        switch consume state {
+        case .pending(let list):
+            withWords { $0.initializeMemory(as: CallbackList<T, E>.self, repeating: list, count: 1) }
+            tag = 0
+        case .completed(.success(let value)):
+            withWords { $0.initializeMemory(as: T.self, repeating: value, count: 1) }
+            tag = Representation.completed
+        case .completed(.failure(let error)):
+            withWords { $0.initializeMemory(as: E.self, repeating: error, count: 1) }
+            tag = Representation.completed | Representation.failure
+        case .completedWithLate(let late):
+            withWords { $0.initializeMemory(as: LateCallbacks<T, E>.self, repeating: late, count: 1) }
+            tag = Representation.completed | Representation.late
+        }
+        flags = (flags & ~Representation.mask) | tag
+    }
+
+    // MARK: - Deallocation (unspecialised: only `T`'s and `E`'s metadata, from the class metadata)
+
+    /// Destroys what the words hold. Called last in `deinit`. The tag decides without any layout
+    /// computation; a trivial value or error (`Int`, `Never`, …) needs no destruction at all.
+    @usableFromInline
+    func destroyState() {
+        let tag = flags & Representation.mask
+        if tag == Representation.completed {
+            if _isPOD(T.self) { return }
+            withWords { $0.bindMemory(to: T.self, capacity: 1).deinitialize(count: 1) }
+        } else if tag == Representation.completed | Representation.failure {
+            if _isPOD(E.self) { return }
+            withWords { $0.bindMemory(to: E.self, capacity: 1).deinitialize(count: 1) }
+        } else if tag != 0 {
+            withWords { $0.bindMemory(to: LateCallbacks<T, E>.self, capacity: 1).deinitialize(count: 1) }
+        } else if Self.boxesState {
+            // A boxed state never sets the tag bits.
+            withWords { $0.bindMemory(to: StateBox<T, E>.self, capacity: 1).deinitialize(count: 1) }
+        } else {
+            withWords { $0.bindMemory(to: CallbackList<T, E>.self, capacity: 1).deinitialize(count: 1) }
+        }
+    }
+
+    /// Takes the pending list of a future being deallocated while pending, leaving an empty one.
+    func takePendingListForDeinit() -> CallbackList<T, E> {
+        if Self.boxesState { return stateBox.state.takePendingList() }
+        guard flags & Representation.mask == 0 else { return .empty }
+        return withWords { words in
+            let list = words.bindMemory(to: CallbackList<T, E>.self, capacity: 1)
+            let taken = list.move()
+            list.initialize(to: .empty)
+            return taken
+        }
+    }
+
+    /// The error of a future being deallocated after failing.
+    func failureForDeinit() -> E? {
+        if Self.boxesState {
+            if case .failure(let error)? = stateBox.state.result { return error }
+            return nil
+        }
+        let tag = flags & Representation.mask
+        guard tag & Representation.completed != 0, tag & Representation.late == 0,
+            tag & Representation.failure != 0
+        else { return nil }
+        return withWords { $0.bindMemory(to: E.self, capacity: 1).pointee }
+    }
+}
