@@ -102,8 +102,8 @@ struct ConsumerTallyTests {
     }
 
     #if canImport(Glibc)
-        /// A pending `Future<Int, Never>` fits a 48-byte glibc chunk (40 usable bytes): the flags are one byte
-        /// and the cell holds no counters.
+        /// A pending `Future<Int, Never>` fits a 48-byte glibc chunk (40 usable bytes): the state is 17 raw bytes
+        /// and the flags two (Future+Storage.swift), and the cell holds no counters.
         @Test func aPendingFutureOfIntFitsA48ByteChunk() {
             let future = Future<Int, Never>()
             let usable = mallocUsableSize(Unmanaged.passUnretained(future).toOpaque())
