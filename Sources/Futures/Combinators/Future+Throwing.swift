@@ -30,7 +30,9 @@ extension Future where E == any Error {
     public func map<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        mapping: @escaping @Sendable (T) throws -> M
+        mapping: @escaping @Sendable (T) throws -> M,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<M, any Error> {
         let transform: @Sendable (Result<T, any Error>) -> Result<M, any Error> = { result in
             result.flatMap { value in Result { try mapping(value) } }
@@ -41,6 +43,7 @@ extension Future where E == any Error {
             return mapped
         }
         let future = Future<M, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "map", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             future.complete(transform(result))
         }
@@ -61,9 +64,12 @@ extension Future where E == any Error {
     public func flatMap<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        mapping: @escaping @Sendable (T) throws -> Future<M, any Error>
+        mapping: @escaping @Sendable (T) throws -> Future<M, any Error>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<M, any Error> {
         let future = Future<M, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "flatMap", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             switch result {
             case .success(let value):
@@ -113,9 +119,12 @@ extension Future where E == any Error {
     public func andThen(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        completion: @escaping @Sendable (T) -> Void
+        completion: @escaping @Sendable (T) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
         let future = Future<T, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "andThen", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             if case .success(let value) = result { completion(value) }
             future.complete(result)
@@ -136,9 +145,12 @@ extension Future where E == any Error {
     public func recover(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        recovery: @escaping @Sendable (any Error) throws -> T
+        recovery: @escaping @Sendable (any Error) throws -> T,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
         let future = Future<T, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "recover", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             switch result {
             case .success:
@@ -164,9 +176,14 @@ extension Future where E == any Error {
     public func recoverWith(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        recovery: @escaping @Sendable (any Error) throws -> Future<T, any Error>
+        recovery: @escaping @Sendable (any Error) throws -> Future<T, any Error>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
         let future = Future<T, any Error>()
+        if FailureTracing.isOn {
+            FailureTracing.derived(future, from: self, name: "recoverWith", file: file, line: line)
+        }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             switch result {
             case .success:
@@ -191,9 +208,12 @@ extension Future where E == any Error {
     public func mapError(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        mapping: @escaping @Sendable (any Error) -> any Error
+        mapping: @escaping @Sendable (any Error) -> any Error,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
         let future = Future<T, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "mapError", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             future.complete(result.mapError(mapping))
         }

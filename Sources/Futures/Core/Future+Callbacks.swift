@@ -80,9 +80,11 @@ extension Future {
     @inlinable
     public func andThen(
         context: ExecutionContext = defaultContext(),
-        callback: @escaping @Sendable (Result<T, E>) -> Void
+        callback: @escaping @Sendable (Result<T, E>) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, E> {
-        derive(context) { result, future in
+        derive(context, step: "andThen", file: file, line: line) { result, future in
             callback(result)
             future.complete(result)
         }
