@@ -378,12 +378,11 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// trampoline has no frame left (the caller then registers a callback, which the trampoline queues).
     @inlinable
     func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
-        if FailureTracing.isOn { return nil }  // traced futures are created by `derive`
         lock.lock()
         let result = state.result
         if result != nil { observed = true }
         lock.unlock()
-        guard let result else { return nil }
+        guard let result, !FailureTracing.isOn else { return nil }  // traced futures come from `derive`
         return Trampoline.runInline { body(result) }
     }
 

@@ -30,7 +30,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.future = Future()
         self.site = CallSite(file: file, line: line)
-        if FailureTracing.isOn { FailureTracing.produced(future, name: "Promise", site: site) }
+        if FailureTracing.isOn { FailureTracing.produced(self) }
     }
 
     deinit {
