@@ -32,21 +32,6 @@ struct UnobservedFailureTests {
         #expect(found.first?.description.contains("without anyone looking at its failure") == true)
     }
 
-    @Test func trapInDebugStopsADebugBuildAtTheFirstUnobservedFailure() async {
-        // In a child process each, since it stops; the tests are built for debugging (`-Onone`).
-        await #expect(processExitsWith: .failure) {
-            FuturesDiagnostics.setHandler { _ in }
-            FuturesDiagnostics.unobservedFailures = .trapInDebug
-            _ = Future<Int, ComboError>(error: .first)
-        }
-        // The same drop under `.report` only reports: the process goes on.
-        await #expect(processExitsWith: .success) {
-            FuturesDiagnostics.setHandler { _ in }
-            FuturesDiagnostics.unobservedFailures = .report
-            _ = Future<Int, ComboError>(error: .first)
-        }
-    }
-
     @Test func aFailedFutureWithoutAPromiseIsReportedWithoutALocation() {
         let found = reports {
             _ = Future<Int, ComboError>(error: .second)
@@ -130,6 +115,21 @@ struct UnobservedFailureTests {
         for policy in UnobservedFailurePolicy.allCases {
             FuturesDiagnostics.unobservedFailures = policy
             #expect(FuturesDiagnostics.unobservedFailures == policy)
+        }
+    }
+
+    @Test func trapInDebugStopsADebugBuildAtTheFirstUnobservedFailure() async {
+        // In a child process each, since it stops; the tests are built for debugging (`-Onone`).
+        await #expect(processExitsWith: .failure) {
+            FuturesDiagnostics.setHandler { _ in }
+            FuturesDiagnostics.unobservedFailures = .trapInDebug
+            _ = Future<Int, ComboError>(error: .first)
+        }
+        // The same drop under `.report` only reports: the process goes on.
+        await #expect(processExitsWith: .success) {
+            FuturesDiagnostics.setHandler { _ in }
+            FuturesDiagnostics.unobservedFailures = .report
+            _ = Future<Int, ComboError>(error: .first)
         }
     }
 }
