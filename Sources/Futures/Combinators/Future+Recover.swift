@@ -16,6 +16,8 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
     ///   - task: Produces the replacement value for the error.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     public func recover(
         context: ExecutionContext = defaultContext(),
         task: @escaping @Sendable (E) -> T,
@@ -63,6 +65,8 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
     ///   - task: Returns the future to recover with.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     public func recoverWith<E1: Error>(
         context: ExecutionContext = defaultContext(),
         task: @escaping @Sendable (E) -> Future<T, E1>,

@@ -25,6 +25,8 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - mapping: Receives the value; what it throws fails the returned future. Does not run on failure.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future of the mapped value, or of this future's (or `mapping`'s) error.
     @_disfavoredOverload
     public func map<M>(
@@ -59,6 +61,8 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - mapping: Receives the value and returns the next future; what it throws fails the result.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future completed by `mapping`'s future, or failed with this future's error.
     @_disfavoredOverload
     public func flatMap<M>(
@@ -114,6 +118,8 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `completion` from running; the
     ///     returned future then fails with ``FuturesError/cancelled``.
     ///   - completion: Receives the value; does not run on failure.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's result, completed after `completion` returned.
     @_disfavoredOverload
     public func andThen(
@@ -140,6 +146,8 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `recovery` from running; the returned
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - recovery: Receives the error; what it throws fails the returned future. Does not run on success.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the recovered one.
     @_disfavoredOverload
     public func recover(
@@ -171,6 +179,8 @@ extension Future where E == any Error {
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - recovery: Receives the error and returns a future to continue with; what it throws fails the
     ///     returned future. Does not run on success.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the recovery future's result.
     @_disfavoredOverload
     public func recoverWith(
@@ -203,6 +213,8 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - mapping: Receives the error and returns the one to fail with.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the mapped error.
     @_disfavoredOverload
     public func mapError(

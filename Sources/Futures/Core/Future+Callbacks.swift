@@ -76,6 +76,8 @@ extension Future {
     ///   - context: Where `callback` runs; ``defaultContext()`` if omitted. (Labelled `context:`, as in
     ///     BrightFutures.)
     ///   - callback: Receives the result; its return value is ignored.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with the same result, completed after `callback` has returned.
     @inlinable
     public func andThen(
