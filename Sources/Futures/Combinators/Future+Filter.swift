@@ -11,7 +11,9 @@ extension Future {
     /// ```swift
     /// Future<Int, Never>(value: 3).filter { $0 > 5 }  // fails with .noSuchElement
     /// ```
-    public func filter(_ p: @escaping @Sendable (T) -> Bool) -> Future<T, BrightFuturesError<E>> {
+    public func filter(
+        _ p: @escaping @Sendable (T) -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<T, BrightFuturesError<E>> {
         @Sendable func check(_ result: Result<T, E>) -> Result<T, BrightFuturesError<E>> {
             switch result {
             case .success(let value): return p(value) ? .success(value) : .failure(.noSuchElement)
@@ -21,6 +23,8 @@ extension Future {
         if let filtered = ifCompleted({ Future<T, BrightFuturesError<E>>(result: check($0)) }) {
             return filtered
         }
-        return derive(immediateExecutionContext) { result, future in future.complete(check(result)) }
+        return derive(immediateExecutionContext, step: "filter", file: file, line: line) { result, future in
+            future.complete(check(result))
+        }
     }
 }

@@ -3,8 +3,10 @@ extension Future {
     ///
     /// `f` runs on ``defaultContext()``.
     @inlinable
-    public func map<U>(_ f: @escaping @Sendable (T) -> U) -> Future<U, E> {
-        map(defaultContext(), f: f)
+    public func map<U>(
+        _ f: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<U, E> {
+        map(defaultContext(), f: f, file: file, line: line)
     }
 
     /// Transforms the value with `f`, run on `context`; a failure passes through unchanged.
@@ -12,19 +14,25 @@ extension Future {
     /// On the immediate context and an already completed future, `f` runs right away on the calling
     /// thread and the returned future is already completed.
     @inlinable
-    public func map<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> U) -> Future<U, E> {
+    public func map<U>(
+        _ context: ExecutionContext, f: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<U, E> {
         if context.isImmediate, let mapped = ifCompleted({ Future<U, E>(result: $0.map(f)) }) {
             return mapped
         }
-        return derive(context) { result, future in future.complete(result.map(f)) }
+        return derive(context, step: "map", file: file, line: line) { result, future in
+            future.complete(result.map(f))
+        }
     }
 
     /// Continues with the future `f` returns for the value; a failure passes through (and `f` does not run).
     ///
     /// `f` runs on ``defaultContext()``. The returned future completes with the result of `f`'s future.
     @inlinable
-    public func flatMap<U>(_ f: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
-        flatMap(defaultContext(), f: f)
+    public func flatMap<U>(
+        _ f: @escaping @Sendable (T) -> Future<U, E>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<U, E> {
+        flatMap(defaultContext(), f: f, file: file, line: line)
     }
 
     /// Continues with the future `f` returns for the value, `f` running on `context`.
@@ -34,7 +42,10 @@ extension Future {
     /// that is pending, so a cancellation request on it reaches this future while pending and `f`'s
     /// future afterwards, as one consumer among others, whatever the timing.
     @inlinable
-    public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Future<U, E>) -> Future<U, E> {
+    public func flatMap<U>(
+        _ context: ExecutionContext, f: @escaping @Sendable (T) -> Future<U, E>,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<U, E> {
         if context.isImmediate,
             let next = ifCompleted({ result -> Future<U, E> in
                 switch result {
@@ -45,7 +56,7 @@ extension Future {
         {
             return next
         }
-        return derive(context) { result, future in
+        return derive(context, step: "flatMap", file: file, line: line) { result, future in
             switch result {
             case .success(let value): future.completeWith(f(value))
             case .failure(let error): future.complete(.failure(error))
@@ -57,31 +68,44 @@ extension Future {
     ///
     /// `f` runs on ``defaultContext()``.
     @inlinable
-    public func flatMap<U>(_ f: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
-        flatMap(defaultContext(), f: f)
+    public func flatMap<U>(
+        _ f: @escaping @Sendable (T) -> Result<U, E>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<U, E> {
+        flatMap(defaultContext(), f: f, file: file, line: line)
     }
 
     /// Continues with the `Result` that `f`, run on `context`, returns for the value.
     @inlinable
-    public func flatMap<U>(_ context: ExecutionContext, f: @escaping @Sendable (T) -> Result<U, E>) -> Future<U, E> {
+    public func flatMap<U>(
+        _ context: ExecutionContext, f: @escaping @Sendable (T) -> Result<U, E>,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<U, E> {
         if context.isImmediate, let next = ifCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
             return next
         }
-        return derive(context) { result, future in future.complete(result.flatMap(f)) }
+        return derive(context, step: "flatMap", file: file, line: line) { result, future in
+            future.complete(result.flatMap(f))
+        }
     }
 
     /// Transforms the error with `f`; a success passes through unchanged. `f` runs on ``defaultContext()``.
     @inlinable
-    public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1) -> Future<T, E1> {
-        mapError(defaultContext(), f: f)
+    public func mapError<E1: Error>(
+        _ f: @escaping @Sendable (E) -> E1, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<T, E1> {
+        mapError(defaultContext(), f: f, file: file, line: line)
     }
 
     /// Transforms the error with `f`, run on `context`; a success passes through unchanged.
     @inlinable
-    public func mapError<E1: Error>(_ context: ExecutionContext, f: @escaping @Sendable (E) -> E1) -> Future<T, E1> {
+    public func mapError<E1: Error>(
+        _ context: ExecutionContext, f: @escaping @Sendable (E) -> E1, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<T, E1> {
         if context.isImmediate, let mapped = ifCompleted({ Future<T, E1>(result: $0.mapError(f)) }) {
             return mapped
         }
-        return derive(context) { result, future in future.complete(result.mapError(f)) }
+        return derive(context, step: "mapError", file: file, line: line) { result, future in
+            future.complete(result.mapError(f))
+        }
     }
 }

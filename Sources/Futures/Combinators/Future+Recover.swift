@@ -16,9 +16,13 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
     ///   - task: Produces the replacement value for the error.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     public func recover(
         context: ExecutionContext = defaultContext(),
-        task: @escaping @Sendable (E) -> T
+        task: @escaping @Sendable (E) -> T,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, Never> {
         if context.isImmediate,
             let recovered = ifCompleted({ result -> Future<T, Never> in
@@ -30,7 +34,7 @@ extension Future {
         {
             return recovered
         }
-        return derive(context) { result, future in
+        return derive(context, step: "recover", file: file, line: line) { result, future in
             switch result {
             case .success(let value): future.complete(.success(value))
             case .failure(let error): future.complete(.success(task(error)))
@@ -38,14 +42,16 @@ extension Future {
         }
     }
 
-    /// ``recover(context:task:)`` with BrightFutures' function form of a context.
+    /// ``recover(context:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
     ///
     /// `task` runs inside `context`, only if this future fails.
     public func recover(
         context: @escaping ExecutionContextFunction,
-        task: @escaping @Sendable (E) -> T
+        task: @escaping @Sendable (E) -> T,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, Never> {
-        recover(context: ExecutionContext(context), task: task)
+        recover(context: ExecutionContext(context), task: task, file: file, line: line)
     }
 
     /// Recovers from a failure with another future: the returned future completes with this future's
@@ -59,9 +65,13 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
     ///   - task: Returns the future to recover with.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     public func recoverWith<E1: Error>(
         context: ExecutionContext = defaultContext(),
-        task: @escaping @Sendable (E) -> Future<T, E1>
+        task: @escaping @Sendable (E) -> Future<T, E1>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, E1> {
         if context.isImmediate,
             let recovered = ifCompleted({ result -> Future<T, E1> in
@@ -73,7 +83,7 @@ extension Future {
         {
             return recovered
         }
-        return derive(context) { result, future in
+        return derive(context, step: "recoverWith", file: file, line: line) { result, future in
             switch result {
             case .success(let value): future.complete(.success(value))
             case .failure(let error): future.completeWith(task(error))
@@ -81,13 +91,15 @@ extension Future {
         }
     }
 
-    /// ``recoverWith(context:task:)`` with BrightFutures' function form of a context.
+    /// ``recoverWith(context:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
     ///
     /// `task` runs inside `context`, only if this future fails.
     public func recoverWith<E1: Error>(
         context: @escaping ExecutionContextFunction,
-        task: @escaping @Sendable (E) -> Future<T, E1>
+        task: @escaping @Sendable (E) -> Future<T, E1>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, E1> {
-        recoverWith(context: ExecutionContext(context), task: task)
+        recoverWith(context: ExecutionContext(context), task: task, file: file, line: line)
     }
 }

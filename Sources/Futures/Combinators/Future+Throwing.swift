@@ -25,12 +25,16 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - mapping: Receives the value; what it throws fails the returned future. Does not run on failure.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future of the mapped value, or of this future's (or `mapping`'s) error.
     @_disfavoredOverload
     public func map<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        mapping: @escaping @Sendable (T) throws -> M
+        mapping: @escaping @Sendable (T) throws -> M,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<M, any Error> {
         let transform: @Sendable (Result<T, any Error>) -> Result<M, any Error> = { result in
             result.flatMap { value in Result { try mapping(value) } }
@@ -41,6 +45,7 @@ extension Future where E == any Error {
             return mapped
         }
         let future = Future<M, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "map", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             future.complete(transform(result))
         }
@@ -56,14 +61,19 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - mapping: Receives the value and returns the next future; what it throws fails the result.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future completed by `mapping`'s future, or failed with this future's error.
     @_disfavoredOverload
     public func flatMap<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        mapping: @escaping @Sendable (T) throws -> Future<M, any Error>
+        mapping: @escaping @Sendable (T) throws -> Future<M, any Error>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<M, any Error> {
         let future = Future<M, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "flatMap", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             switch result {
             case .success(let value):
@@ -108,14 +118,19 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `completion` from running; the
     ///     returned future then fails with ``FuturesError/cancelled``.
     ///   - completion: Receives the value; does not run on failure.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's result, completed after `completion` returned.
     @_disfavoredOverload
     public func andThen(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        completion: @escaping @Sendable (T) -> Void
+        completion: @escaping @Sendable (T) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
         let future = Future<T, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "andThen", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             if case .success(let value) = result { completion(value) }
             future.complete(result)
@@ -131,14 +146,19 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `recovery` from running; the returned
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - recovery: Receives the error; what it throws fails the returned future. Does not run on success.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the recovered one.
     @_disfavoredOverload
     public func recover(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        recovery: @escaping @Sendable (any Error) throws -> T
+        recovery: @escaping @Sendable (any Error) throws -> T,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
         let future = Future<T, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "recover", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             switch result {
             case .success:
@@ -159,14 +179,21 @@ extension Future where E == any Error {
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - recovery: Receives the error and returns a future to continue with; what it throws fails the
     ///     returned future. Does not run on success.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the recovery future's result.
     @_disfavoredOverload
     public func recoverWith(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        recovery: @escaping @Sendable (any Error) throws -> Future<T, any Error>
+        recovery: @escaping @Sendable (any Error) throws -> Future<T, any Error>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
         let future = Future<T, any Error>()
+        if FailureTracing.isOn {
+            FailureTracing.derived(future, from: self, name: "recoverWith", file: file, line: line)
+        }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             switch result {
             case .success:
@@ -186,14 +213,19 @@ extension Future where E == any Error {
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
     ///     future then fails with ``FuturesError/cancelled``.
     ///   - mapping: Receives the error and returns the one to fail with.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the mapped error.
     @_disfavoredOverload
     public func mapError(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        mapping: @escaping @Sendable (any Error) -> any Error
+        mapping: @escaping @Sendable (any Error) -> any Error,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
         let future = Future<T, any Error>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "mapError", file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             future.complete(result.mapError(mapping))
         }

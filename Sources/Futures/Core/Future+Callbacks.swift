@@ -76,13 +76,17 @@ extension Future {
     ///   - context: Where `callback` runs; ``defaultContext()`` if omitted. (Labelled `context:`, as in
     ///     BrightFutures.)
     ///   - callback: Receives the result; its return value is ignored.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with the same result, completed after `callback` has returned.
     @inlinable
     public func andThen(
         context: ExecutionContext = defaultContext(),
-        callback: @escaping @Sendable (Result<T, E>) -> Void
+        callback: @escaping @Sendable (Result<T, E>) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, E> {
-        derive(context) { result, future in
+        derive(context, step: "andThen", file: file, line: line) { result, future in
             callback(result)
             future.complete(result)
         }

@@ -243,6 +243,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         resolver: (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void
     ) {
         self.init()
+        if FailureTracing.isOn { FailureTracing.produced(self, name: "Future", site: CallSite(file: file, line: line)) }
         resolver { [self] result in
             if !self.complete(result) {
                 FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
@@ -348,6 +349,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// cancellation request on this future is forwarded to `other` (see ``forwardsCancellation(to:)``).
     @inlinable
     func completeWith(_ other: Future<T, E>) {
+        if FailureTracing.isLive { FailureTracing.follows(self, other) }
         if let result = other.result {
             complete(result)
         } else {
@@ -387,7 +389,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         let result = state.result
         if result != nil { observed = true }
         lock.unlock()
-        guard let result else { return nil }
+        guard let result, !FailureTracing.isOn else { return nil }  // traced futures come from `derive`
         return Trampoline.runInline { body(result) }
     }
 
@@ -395,12 +397,17 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// this future's result, and forwards cancellation requests of the returned future here.
     ///
     /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
+    /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``.
     @inlinable
     func derive<U: Sendable, E1: Error>(
         _ context: ExecutionContext,
+        step: StaticString = #function,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void
     ) -> Future<U, E1> {
         let future = Future<U, E1>()
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
         whenComplete(context) { result in body(result, future) }
         future.forwardsCancellation(to: self)
         return future

@@ -30,6 +30,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.future = Future()
         self.site = CallSite(file: file, line: line)
+        if FailureTracing.isOn { FailureTracing.produced(self) }
     }
 
     deinit {
@@ -100,6 +101,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// promise was completed meanwhile, the later result is ignored and reported. A cancellation request on
     /// this promise's future is forwarded to `other`, as one of its consumers.
     public func completeWith(_ other: Future<T, E>) {
+        if FailureTracing.isLive { FailureTracing.follows(future, other) }
         if let result = other.result {
             complete(result)
         } else {

@@ -6,6 +6,10 @@ extension Future {
     /// `<file name> at line <line>, func: <function> - future completed`. It is logged on `context`
     /// (``defaultContext()`` if omitted) for a success and a failure alike; this is
     /// `andThen(context:callback:)` with a logging callback.
+    ///
+    /// When this future fails and has a ``FailureTrace`` (failure tracing was on when it was created, see
+    /// ``FuturesDiagnostics/failureTracing``), a second line follows the message: `failure trace: ` and
+    /// the trace, from the producer to this future.
     public func debug(
         _ identifier: String? = nil,
         logger: any LoggerType = PrintLogger(),
@@ -14,9 +18,11 @@ extension Future {
         function: String = #function,
         context: ExecutionContext = defaultContext()
     ) -> Future<T, E> {
-        andThen(context: context) { result in
-            logger.log(
-                message: logger.message(for: result, with: identifier, file: file, line: line, function: function))
+        let traced = FailureTracing.isLive ? FailureTracing.node(of: self) : nil
+        return andThen(context: context) { result in
+            var message = logger.message(for: result, with: identifier, file: file, line: line, function: function)
+            if let traced, case .failure = result { message += "\nfailure trace: \(traced.trace())" }
+            logger.log(message: message)
         }
     }
 

@@ -26,8 +26,10 @@ extension Sequence where Element: Sendable {
     /// - **Cancellation:** when `cancellationToken` is cancelled, the stream fails terminally with
     ///   ``FuturesError/cancelled`` at once (`for try await` throws it), elements not yet started are
     ///   dropped without calling `f`, and cancellation of every running element's future is requested
-    ///   (as its consumer, GUARANTEES.md G8). Outcomes arriving later are ignored. A `for await` loop
-    ///   that ends early only unsubscribes itself; cancel the token to stop the work.
+    ///   (as its consumer, GUARANTEES.md G8). Outcomes arriving later are ignored. The same happens
+    ///   when the stream's last subscriber leaves before the end: a `for try await` loop left early
+    ///   (`break`, `return`, a thrown error) or whose task is cancelled, when no other consumer
+    ///   iterates the stream. A consumer that subscribes after the stream finished changes nothing.
     public func traverseAsCompleted<U, E>(
         maxConcurrent: Int,
         _ context: ExecutionContext = immediateExecutionContext,
@@ -44,11 +46,15 @@ extension Sequence where Element: Sendable {
         let limiter = ConcurrencyLimiter(maxConcurrent: maxConcurrent, startingOn: context)
         // Outcomes still to come, and whether the traversal was cancelled.
         let progress = LockedBox((remaining: elements.count, cancelled: false))
-        let registration = cancellationToken.onCancellationRequested {
+        // Weak: the stream holds `cancel` (as its abandon handler), and the promise holds the stream.
+        let cancel: @Sendable () -> Void = { [weak promise] in
             progress.withValue { $0.cancelled = true }
-            promise.finish(throwing: FuturesError.cancelled)
+            promise?.finish(throwing: FuturesError.cancelled)
             limiter.cancelAll()
         }
+        let registration = cancellationToken.onCancellationRequested(cancel)
+        // A consumer that leaves early (`break`, a cancelled task) and was the last one cancels too.
+        stream.whenAbandoned(cancel)
         for (index, element) in elements.enumerated() {
             let outcome = limiter.submit { () -> Future<U, E> in
                 // Cancelled after this element was submitted: it must not start. Its slot is not needed

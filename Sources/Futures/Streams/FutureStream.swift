@@ -165,10 +165,21 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     func finish(_ error: (any Error)?) -> Bool {
         lock.lock()
         let action = state.finish(error)
+        let abandonHandler = action == nil ? nil : state.onAbandoned.take()
         lock.unlock()
+        _ = consume abandonHandler  // released after the lock: the stream ended, nobody can abandon it
         guard let action else { return false }
         start(action)
         return true
+    }
+
+    /// Runs `handler` once, through the trampoline, when the stream's last subscriber leaves (a loop
+    /// left early, a cancelled consuming task, a cancelled subscription) while the stream has not ended:
+    /// for a producer whose work nobody wants any more. Released unrun when the stream ends.
+    func whenAbandoned(_ handler: @escaping @Sendable () -> Void) {
+        lock.lock()
+        state.onAbandoned = handler
+        lock.unlock()
     }
 
     // MARK: - Subscribing (internal: every face of the stream is built on this)
@@ -232,7 +243,9 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     func detach(_ subscription: StreamSubscription) -> Bool {
         lock.lock()
         let removed = state.unsubscribe(subscription)
+        let abandoned = removed != nil && state.slots.isEmpty && !state.isEnded ? state.onAbandoned.take() : nil
         lock.unlock()
+        if let abandoned { Trampoline.run({ abandoned() }, orQueue: { abandoned() }) }
         return removed != nil
     }
 

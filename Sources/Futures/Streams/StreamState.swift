@@ -150,6 +150,10 @@ struct StreamState<T: Sendable> {
     /// How many slots still owe a replay from the history (0 on the hot path).
     @usableFromInline
     var replaying = 0
+    /// The producer's reaction when its last subscriber leaves before the end (see
+    /// `FutureStream.whenAbandoned(_:)`); `nil` for most streams.
+    @usableFromInline
+    var onAbandoned: (@Sendable () -> Void)? = nil
 
     /// The most history results a drainer copies under the lock at once.
     @inlinable

@@ -117,6 +117,21 @@ struct UnobservedFailureTests {
             #expect(FuturesDiagnostics.unobservedFailures == policy)
         }
     }
+
+    @Test func trapInDebugStopsADebugBuildAtTheFirstUnobservedFailure() async {
+        // In a child process each, since it stops; the tests are built for debugging (`-Onone`).
+        await #expect(processExitsWith: .failure) {
+            FuturesDiagnostics.setHandler { _ in }
+            FuturesDiagnostics.unobservedFailures = .trapInDebug
+            _ = Future<Int, ComboError>(error: .first)
+        }
+        // The same drop under `.report` only reports: the process goes on.
+        await #expect(processExitsWith: .success) {
+            FuturesDiagnostics.setHandler { _ in }
+            FuturesDiagnostics.unobservedFailures = .report
+            _ = Future<Int, ComboError>(error: .first)
+        }
+    }
 }
 
 /// Each way of looking at a future's failure.

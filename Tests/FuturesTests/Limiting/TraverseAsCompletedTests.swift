@@ -92,6 +92,66 @@ struct TraverseAsCompletedTests {
         }
     }
 
+    /// Iterates `stream` until its first outcome and leaves the loop (the iterator ends with this call).
+    func firstIndex(of stream: FutureStream<Outcome>) async throws -> Int? {
+        for try await (index, _) in stream { return index }
+        return nil
+    }
+
+    @Test func leavingTheLoopEarlyCancelsTheRunningAndDropsTheQueued() async throws {
+        let works = Works()
+        let stream = (0..<6).traverseAsCompleted(maxConcurrent: 2) { works.start($0) }
+        works.complete(0, .success(0))
+        #expect(works.started.values == [0, 1, 2])
+        #expect(try await firstIndex(of: stream) == 0)
+        #expect(works.asked.value == 2)  // elements 1 and 2, running
+        #expect(stream.isFinished)
+        works.complete(1, .success(1))
+        works.complete(2, .success(2))
+        #expect(works.started.values == [0, 1, 2])  // 3, 4 and 5 never started
+    }
+
+    @Test func leavingTheLoopEarlyCancelsNothingWhileAnotherConsumerListens() async throws {
+        let works = Works()
+        let stream = (0..<3).traverseAsCompleted(maxConcurrent: 2) { works.start($0) }
+        let seen = collect(stream)
+        works.complete(0, .success(0))
+        #expect(try await firstIndex(of: stream) == 0)
+        #expect(works.asked.value == 0)
+        works.complete(1, .success(1))
+        works.complete(2, .success(2))
+        #expect(seen.values.map(\.index) == [0, 1, 2])
+        #expect(stream.isFinished)
+    }
+
+    @Test func cancellingTheConsumingTaskCancelsTheRemainingWork() async {
+        let works = Works()
+        let stream = (0..<6).traverseAsCompleted(maxConcurrent: 2) { works.start($0) }
+        let (arrivals, arrived) = AsyncStream<Int>.makeStream()
+        let consumer = Task {
+            for try await (index, _) in stream { arrived.yield(index) }
+        }
+        works.complete(0, .success(0))
+        var iterator = arrivals.makeAsyncIterator()
+        #expect(await iterator.next() == 0)
+        consumer.cancel()
+        _ = await consumer.result
+        #expect(works.asked.value == 2)
+        #expect(stream.isFinished)
+        #expect(works.started.values == [0, 1, 2])
+    }
+
+    @Test func aLoopThatRunsToTheEndCancelsNothing() async throws {
+        let works = Works()
+        let stream = (0..<2).traverseAsCompleted(maxConcurrent: 2) { works.start($0) }
+        works.complete(1, .success(1))
+        works.complete(0, .success(0))
+        var indices: [Int] = []
+        for try await (index, _) in stream { indices.append(index) }
+        #expect(indices == [1, 0])
+        #expect(works.asked.value == 0)
+    }
+
     @Test func aTokenCancelledBeforehandStartsNothing() {
         let works = Works()
         let source = CancellationSource()
