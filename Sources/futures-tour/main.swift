@@ -40,6 +40,7 @@ if CommandLine.arguments.contains("--features") {
     await tourTime()
     await tourCombinators()
     await tourLimiter()
+    await tourProgress(site: site)
 }
 site.server.stop()
 print("\nEnd of the tour. `swift run futures-tour --features` adds a chapter per feature; `swift test` runs the tests.")

@@ -47,7 +47,9 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         var progress = false
         for (index, input) in futures.enumerated() {
             if input.ifCompleted({ collector.record($0, at: index) }) == nil {
-                if input.whenComplete(immediateExecutionContext, { collector.record($0, at: index) }) { progress = true }
+                if input.whenComplete(immediateExecutionContext, { collector.record($0, at: index) }) {
+                    progress = true
+                }
                 collector.future.forwardsCancellation(to: input)
             }
         }

@@ -63,7 +63,9 @@ extension Promise {
     private func report(_ update: (inout ProgressState.Part) -> Void) {
         let tracker = future.progress
         tracker.change { state in
-            var own = state.ownIsImplicit ? ProgressState.Part(completed: 0, total: 0) : state.own ?? .init(completed: 0, total: 0)
+            var own =
+                state.ownIsImplicit
+                ? ProgressState.Part(completed: 0, total: 0) : state.own ?? .init(completed: 0, total: 0)
             update(&own)
             state.own = own
             state.ownIsImplicit = false

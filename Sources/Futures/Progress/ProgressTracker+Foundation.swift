@@ -13,7 +13,9 @@ extension ProgressTracker {
     ///
     /// On Linux (swift-corelibs-foundation) there is no KVO: read `fractionCompleted` when you need it, or
     /// use ``onUpdate(_:_:)``.
-    public func foundationProgress(updatingOn context: ExecutionContext = immediateExecutionContext) -> Foundation.Progress {
+    public func foundationProgress(updatingOn context: ExecutionContext = immediateExecutionContext)
+        -> Foundation.Progress
+    {
         makeFoundationProgress(updatingOn: context, onCancel: nil)
     }
 
@@ -40,7 +42,9 @@ extension Future {
     /// this future (``requestCancellation()``, run where Foundation runs the `Progress`'s
     /// `cancellationHandler`: on a queue of its own, soon after `cancel()` returns). The `Progress` holds
     /// the future weakly.
-    public func foundationProgress(updatingOn context: ExecutionContext = immediateExecutionContext) -> Foundation.Progress {
+    public func foundationProgress(updatingOn context: ExecutionContext = immediateExecutionContext)
+        -> Foundation.Progress
+    {
         progress.makeFoundationProgress(updatingOn: context) { [weak self] in self?.requestCancellation() }
     }
 }
