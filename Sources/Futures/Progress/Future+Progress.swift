@@ -21,8 +21,11 @@ extension Promise {
     /// a promise created without it still works for ``future`` itself, but futures derived from it
     /// earlier see one unit, done at completion.
     ///
-    /// - Parameter progressTotal: The units in all (bytes, files, steps), or `0` if not known yet (a
-    ///   later report can set it). A negative total is taken as `0`.
+    /// - Parameters:
+    ///   - progressTotal: The units in all (bytes, files, steps), or `0` if not known yet (a later report
+    ///     can set it). A negative total is taken as `0`.
+    ///   - file: Where the promise is created, for diagnostics (see ``init(file:line:)``).
+    ///   - line: The line of that place.
     public convenience init(progressTotal: Int64, file: StaticString = #fileID, line: UInt = #line) {
         self.init(file: file, line: line)
         let total = Double(max(0, progressTotal))

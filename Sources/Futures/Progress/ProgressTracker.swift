@@ -32,7 +32,7 @@ public struct ProgressSnapshot: Sendable, Hashable {
 /// Get it with ``Future/progress``. A ``Promise`` created with ``Promise/init(progressTotal:file:line:)``
 /// reports through ``Promise/reportProgress(completed:of:)`` or ``Promise/reportProgress(fraction:)``;
 /// futures derived from it pass the progress on (`map`, `flatMap`, `recover`, …) or add it up
-/// (`sequence`, `traverse`, `zip`). See <doc:Progress>.
+/// (`sequence`, `traverse`, `zip`). See <doc:ReportingProgress>.
 ///
 /// ```swift
 /// let download = Promise<Data, any Error>(progressTotal: 3)

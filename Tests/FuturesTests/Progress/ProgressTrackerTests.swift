@@ -310,7 +310,7 @@ struct ProgressTrackerTests {
     // MARK: Documentation
 
     @Test func theArticlesExampleReportsTheSumOfItsParts() {
-        // Progress.md, first example
+        // ReportingProgress.md, first example
         let images = Promise<[Data], any Error>(progressTotal: 3)
         let metadata = Promise<String, any Error>()
         let page = images.future.zip(metadata.future).map { images, metadata in
