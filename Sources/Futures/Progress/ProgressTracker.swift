@@ -218,7 +218,15 @@ struct ProgressState: Sendable {
 
         func deliver() {
             for observer in observers { observer.offer(snapshot) }
-            for (parent, slot) in parents { parent.setPart(slot, snapshot, version: version) }
+            // Through the trampoline: a report on the source of a derived chain of any length travels
+            // down it in bounded stack.
+            for (parent, slot) in parents {
+                let (snapshot, version) = (snapshot, version)
+                Trampoline.run(
+                    { parent.setPart(slot, snapshot, version: version) },
+                    orQueue: { parent.setPart(slot, snapshot, version: version) }
+                )
+            }
         }
     }
 

@@ -103,6 +103,16 @@ struct ProgressTrackerTests {
         #expect(mapped.progress.current == snapshot(8, of: 8, finished: true))
     }
 
+    @Test func aReportTravelsDownALongDerivedChainInBoundedStack() {
+        let promise = Promise<Int, Never>(progressTotal: 10)
+        var end = promise.future
+        for _ in 0..<50_000 { end = end.map(immediateExecutionContext) { $0 + 1 } }
+        promise.reportProgress(completed: 7)
+        #expect(end.progress.current == snapshot(7, of: 10))
+        promise.success(0)
+        #expect(end.progress.current == snapshot(10, of: 10, finished: true))
+    }
+
     @Test func flatMapAddsTheInnerFuturesProgressOnceKnown() {
         let first = Promise<Int, Never>(progressTotal: 2)
         let second = Promise<Int, Never>(progressTotal: 10)
