@@ -113,11 +113,11 @@ public final class ProgressTracker: Sendable {
     /// observer then got the final snapshot only).
     @discardableResult
     func add(_ observer: ProgressObserver) -> Bool {
-        let (snapshot, stored) = state.withValue { state -> (ProgressSnapshot, Bool) in
+        let (snapshot, version, stored) = state.withValue { state -> (ProgressSnapshot, UInt64, Bool) in
             if !state.finished { state.observers.append(observer) }
-            return (state.snapshot, !state.finished)
+            return (state.snapshot, state.version, !state.finished)
         }
-        observer.offer(snapshot)
+        observer.offer(snapshot, version: version)
         return stored
     }
 
@@ -217,7 +217,7 @@ struct ProgressState: Sendable {
         let parents: [(ProgressTracker, Int)]
 
         func deliver() {
-            for observer in observers { observer.offer(snapshot) }
+            for observer in observers { observer.offer(snapshot, version: version) }
             // Through the trampoline: a report on the source of a derived chain of any length travels
             // down it in bounded stack.
             for (parent, slot) in parents {
@@ -278,6 +278,9 @@ final class ProgressObserver: Sendable {
     struct Mailbox: Sendable {
         var latest: ProgressSnapshot?
         var lastOffered: ProgressSnapshot?
+        /// The tracker's version of `lastOffered`: notices computed under the tracker's lock can arrive
+        /// out of order from two reporting threads, and an older one must not follow a newer one.
+        var lastVersion: UInt64 = 0
         var running = false
         var done = false
     }
@@ -291,9 +294,11 @@ final class ProgressObserver: Sendable {
         self.body = body
     }
 
-    func offer(_ snapshot: ProgressSnapshot) {
+    func offer(_ snapshot: ProgressSnapshot, version: UInt64) {
         let start = mailbox.withValue { box -> Bool in
-            guard !box.done, snapshot != box.lastOffered else { return false }
+            guard !box.done, version > box.lastVersion else { return false }
+            box.lastVersion = version
+            guard snapshot != box.lastOffered else { return false }
             box.lastOffered = snapshot
             if snapshot.isFinished { box.done = true }
             box.latest = snapshot
