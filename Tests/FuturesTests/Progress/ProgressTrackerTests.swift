@@ -234,7 +234,7 @@ struct ProgressTrackerTests {
     }
 
     @Test func concurrentReportersAndObserversAreSafe() async {
-        let promises = (0..<4).map { _ in Promise<Int, Never>(progressTotal: 500) }
+        let promises = (0..<4).map { _ in Promise<Int, Never>(progressTotal: 2_000) }
         let all = promises.map(\.future).sequence()
         let log = SnapshotLog()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -243,14 +243,14 @@ struct ProgressTrackerTests {
                 if snapshot.isFinished { done.resume() }
             }
             DispatchQueue.concurrentPerform(iterations: 4) { index in
-                for step in 1...500 {
+                for step in 1...2_000 {
                     promises[index].reportProgress(completed: Int64(step))
                     _ = all.progress.current
                 }
                 promises[index].success(index)
             }
         }
-        #expect(log.all.last == snapshot(2_000, of: 2_000, finished: true))
+        #expect(log.all.last == snapshot(8_000, of: 8_000, finished: true))
         #expect(log.fractions == log.fractions.sorted())
     }
 
