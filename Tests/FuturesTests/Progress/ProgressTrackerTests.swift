@@ -151,6 +151,18 @@ struct ProgressTrackerTests {
         #expect(all.progress.current == snapshot(102, of: 102, finished: true))
     }
 
+    @Test func settledSumsItsPartsToo() {
+        let failing = Promise<Int, any Error>(progressTotal: 4)
+        let plain = Promise<Int, any Error>()
+        let all = [failing.future, plain.future].settled()
+        failing.reportProgress(completed: 2)
+        #expect(all.progress.current == snapshot(2, of: 5))
+        failing.failure(FuturesError.cancelled)  // a failed input counts as done
+        #expect(all.progress.current == snapshot(4, of: 5))
+        plain.success(1)
+        #expect(all.progress.current == snapshot(5, of: 5, finished: true))
+    }
+
     @Test func traverseSumsTheFuturesItMakes() {
         let promises = (0..<3).map { _ in Promise<Int, Never>(progressTotal: 10) }
         let all = [0, 1, 2].traverse(immediateExecutionContext) { promises[$0].future }
