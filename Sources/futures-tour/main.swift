@@ -41,6 +41,7 @@ if CommandLine.arguments.contains("--features") {
     await tourCombinators()
     await tourLimiter()
     await tourTracing()
+    await tourProgress(site: site)
 }
 site.server.stop()
 print("\nEnd of the tour. `swift run futures-tour --features` adds a chapter per feature; `swift test` runs the tests.")

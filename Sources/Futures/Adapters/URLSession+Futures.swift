@@ -64,3 +64,93 @@ extension URLSession {
         dataDeferred(for: URLRequest(url: url))
     }
 }
+
+extension URLSession {
+    /// Starts a data task for `request` and returns a future of its body and response that reports
+    /// progress: bytes received, of the response's expected content length when the server sends one
+    /// (until then, and without one, the total is unknown, `0`).
+    ///
+    /// Like ``dataFuture(for:)`` (same outcomes on failure and on cancellation), but the task runs in a
+    /// session of its own, made with this session's `configuration` and a delegate that counts the bytes,
+    /// so this session's delegate, if any, does not see it (and connections are not shared with this
+    /// session). Observe with ``Future/progress``; the future is created with its progress declared, so futures
+    /// derived from it pass the progress on.
+    ///
+    /// ```swift
+    /// let download = URLSession.shared.dataFutureReportingProgress(for: URLRequest(url: url))
+    /// download.progress.onUpdate(.main) { snapshot in bar.progress = snapshot.fractionCompleted }
+    /// ```
+    public func dataFutureReportingProgress(for request: URLRequest) -> Future<(Data, URLResponse), any Error> {
+        let promise = Promise<(Data, URLResponse), any Error>(progressTotal: 0)
+        let future = promise.future
+        // A session of its own, with this session's configuration: swift-corelibs-foundation does not call
+        // a task's own delegate (`URLSessionTask.delegate`). It is invalidated once its one task is done.
+        let session = URLSession(
+            configuration: configuration,
+            delegate: ProgressReportingDataDelegate(promise: promise),
+            delegateQueue: nil
+        )
+        let task = session.dataTask(with: request)
+        session.finishTasksAndInvalidate()
+        future.onCancellationRequested { task.cancel() }
+        task.resume()
+        return future
+    }
+}
+
+/// Collects a data task's body and reports the bytes received to its promise; completes the promise when
+/// the task ends.
+private final class ProgressReportingDataDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Received {
+        var data = Data()
+        var response: URLResponse?
+        var expected: Int64 = 0
+    }
+
+    private let promise: Promise<(Data, URLResponse), any Error>
+    private let received = LockedBox(Received())
+
+    init(promise: Promise<(Data, URLResponse), any Error>) {
+        self.promise = promise
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let expected = max(0, response.expectedContentLength)
+        received.withValue {
+            $0.response = response
+            $0.expected = expected
+        }
+        promise.reportProgress(completed: 0, of: expected)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let (count, expected) = received.withValue { received -> (Int64, Int64) in
+            received.data.append(data)
+            return (Int64(received.data.count), received.expected)
+        }
+        promise.reportProgress(completed: count, of: max(expected, count))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (data, response) = received.withValue { ($0.data, $0.response ?? task.response) }
+        if let error {
+            let cancelled =
+                (error as? URLError)?.code == .cancelled || (error as NSError).code == NSURLErrorCancelled
+            if cancelled && promise.future.isCancellationRequested {
+                promise.complete(.failure(FuturesError.cancelled))
+            } else {
+                promise.complete(.failure(error))
+            }
+        } else if let response {
+            promise.complete(.success((data, response)))
+        } else {
+            promise.complete(.failure(URLError(.badServerResponse)))
+        }
+    }
+}

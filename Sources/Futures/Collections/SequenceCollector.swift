@@ -44,12 +44,16 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
             collector.future.complete(.success([]))
             return collector
         }
+        var progress = false
         for (index, input) in futures.enumerated() {
             if input.ifCompleted({ collector.record($0, at: index) }) == nil {
-                input.whenComplete(immediateExecutionContext) { collector.record($0, at: index) }
+                if input.whenComplete(immediateExecutionContext, { collector.record($0, at: index) }) {
+                    progress = true
+                }
                 collector.future.forwardsCancellation(to: input)
             }
         }
+        if progress { ProgressLink.aggregate(futures, into: collector.future) }
         return collector
     }
 
@@ -64,12 +68,16 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
             collector.future.complete(.success([]))
             return collector
         }
+        var progress = false
         for (index, input) in futures.enumerated() {
             if input.ifCompleted({ collector.record(.success($0), at: index) }) == nil {
-                input.whenComplete(immediateExecutionContext) { collector.record(.success($0), at: index) }
+                if input.whenComplete(immediateExecutionContext, { collector.record(.success($0), at: index) }) {
+                    progress = true
+                }
                 collector.future.forwardsCancellation(to: input)
             }
         }
+        if progress { ProgressLink.aggregate(futures, into: collector.future) }
         return collector
     }
 

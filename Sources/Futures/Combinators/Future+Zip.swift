@@ -29,12 +29,13 @@ extension Future {
         // both while they are pending.
         let future = Future<(T, U), E>()
         let pair = LockedBox(ZipPair<T, U, E>())
-        whenComplete(immediateExecutionContext) { result in
+        let firstHasExtras = whenComplete(immediateExecutionContext) { result in
             if let outcome = pair.withValue({ $0.receiverCompleted(result) }) { future.complete(outcome) }
         }
-        other.whenComplete(immediateExecutionContext) { result in
+        let secondHasExtras = other.whenComplete(immediateExecutionContext) { result in
             if let outcome = pair.withValue({ $0.otherCompleted(result) }) { future.complete(outcome) }
         }
+        if firstHasExtras || secondHasExtras { ProgressLink.aggregate(self, other, into: future) }
         future.forwardsCancellation(to: self)
         future.forwardsCancellation(to: other)
         return future

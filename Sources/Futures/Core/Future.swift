@@ -353,7 +353,9 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         if let result = other.result {
             complete(result)
         } else {
-            other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+            if other.whenComplete(immediateExecutionContext, { [self] result in self.complete(result) }) {
+                ProgressLink.follow(other, by: self)
+            }
             forwardsCancellation(to: other)
         }
     }
@@ -362,21 +364,35 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     ///
     /// Pending: stored, run at completion. Completed: run now (immediate context, through the trampoline)
     /// or handed to `context` now.
+    ///
+    /// Returns whether the future has side data (`FutureExtras`: progress, …), read under the lock taken
+    /// anyway, so combinators learn for free whether an input carries progress.
     @inlinable
-    func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) {
+    @discardableResult
+    func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) -> Bool {
         // An invalidation token's context: the token tracks the registration and removes it (releasing
         // its captures) when it is invalidated.
-        if case .gated = context.kind, whenCompleteGatedTracked(context, body) { return }
+        if case .gated = context.kind, whenCompleteGatedTracked(context, body) { return hasExtrasLocked() }
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
         let action = state.register(callback, handingOut: handingOut)
         observed = true
         if tallied, !completed { countConsumer() }
+        let hasExtras = flag(Flags.hasExtras)
         lock.unlock()
         if case .runNow(let result) = action {
             run(callback, result)
         }
+        return hasExtras
+    }
+
+    /// Whether the future has side data, read under its lock (for paths that do not lock anyway).
+    @usableFromInline
+    func hasExtrasLocked() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return flag(Flags.hasExtras)
     }
 
     /// The fast path of combinators on the immediate context: if the future is completed, runs `body`
@@ -408,7 +424,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     ) -> Future<U, E1> {
         let future = Future<U, E1>()
         if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
-        whenComplete(context) { result in body(result, future) }
+        if whenComplete(context, { result in body(result, future) }) { ProgressLink.derive(from: self, to: future) }
         future.forwardsCancellation(to: self)
         return future
     }

@@ -105,7 +105,9 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
         if let result = other.result {
             complete(result)
         } else {
-            other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+            if other.whenComplete(immediateExecutionContext, { [self] result in self.complete(result) }) {
+                ProgressLink.follow(other, by: future)
+            }
             future.forwardsCancellation(to: other)
         }
     }

@@ -109,7 +109,9 @@ public final class ConcurrencyLimiter: Sendable {
             guard let self, let item else { return }
             self.removeIfQueued(item)
         }
-        if let start = state.withValue({ $0.submit(item) }) {
+        let (start, progress) = state.withValue { ($0.submit(item), $0.progress) }
+        if let progress { ProgressLink.includeItem(future, in: progress) }
+        if let start {
             launch(start)
         }
         return future
@@ -209,11 +211,12 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         guard let work else { return }
         self.work = nil
         let source = work()
-        source.whenComplete(immediateExecutionContext) { [self] result in
+        let hasExtras = source.whenComplete(immediateExecutionContext) { [self] result in
             let next = limiter.finish(self)
             future.complete(result)
             if let next { limiter.launch(next) }
         }
+        if hasExtras { ProgressLink.follow(source, by: future) }
         // If cancellation was requested while `work` ran, this asks `source` at once.
         future.forwardsCancellation(to: source)
     }

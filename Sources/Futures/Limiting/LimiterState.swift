@@ -87,6 +87,8 @@ struct LimiterState: Sendable {
     private(set) var queuedCount = 0
     /// Work units done so far (queue slots written, skipped or moved); tests check they grow linearly.
     private(set) var steps = 0
+    /// The limiter's aggregate progress, once someone asked for it (see `ConcurrencyLimiter.progress`).
+    var progress: ProgressTracker?
 
     init(maxConcurrent: Int) {
         self.maxConcurrent = Swift.max(maxConcurrent, 1)

@@ -5,7 +5,7 @@ import LoopbackHTTP
 
 /// The URLSession tests' server: the package's `LoopbackHTTPServer` on 127.0.0.1 with three routes.
 ///
-/// Routes: `/ok` → 200 `hello`; `/hold` → no answer until the client goes away (it completes
+/// Routes: `/ok` → 200 `hello`; `/bytes` → 200 with a body of ``bytesCount`` bytes; `/hold` → no answer until the client goes away (it completes
 /// ``holdArrived`` when the request has been read, so a test knows it is in flight, and
 /// ``holdClosedByClient`` when the client hung up); anything else → 404 `not found`.
 final class TestHTTPServer: Sendable {
@@ -14,6 +14,8 @@ final class TestHTTPServer: Sendable {
     /// Completed when the `/hold` client closed its connection (the request was cancelled).
     let holdClosedByClient = Future<Void, Never>()
     private let server: LoopbackHTTPServer
+    /// The body size of `/bytes`: large enough to arrive in several reads.
+    static let bytesCount = 300_000
 
     init() throws {
         let arrived = holdArrived
@@ -23,6 +25,8 @@ final class TestHTTPServer: Sendable {
                 switch request.path {
                 case "/ok":
                     return .init(body: "hello")
+                case "/bytes":
+                    return .init(body: String(repeating: "x", count: Self.bytesCount))
                 case "/hold":
                     arrived.complete(.success(()))
                     return .hold

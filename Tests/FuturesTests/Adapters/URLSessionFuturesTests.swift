@@ -48,6 +48,41 @@ struct URLSessionFuturesTests {
         #expect(httpStatus(response) == 200)
     }
 
+    @Test func aProgressReportingRequestReportsBytesReceivedOfTheContentLength() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let expected = Double(TestHTTPServer.bytesCount)
+        let download = makeLoopbackSession().dataFutureReportingProgress(for: URLRequest(url: server.url("/bytes")))
+        let log = SnapshotLog()
+        let finished = Promise<Void, Never>()
+        download.map(immediateExecutionContext) { data, _ in data.count }.progress.onUpdate(immediateExecutionContext) {
+            log.append($0)
+            if $0.isFinished { finished.trySuccess(()) }
+        }
+        let (data, response) = try await download.get()
+        await finished.future.get()
+        #expect(data.count == TestHTTPServer.bytesCount)
+        #expect(httpStatus(response) == 200)
+        let partial = log.all.filter { !$0.isFinished && $0.completed > 0 }
+        #expect(!partial.isEmpty)
+        #expect(partial.allSatisfy { $0.total == expected && $0.completed <= expected })
+        #expect(log.all.last == ProgressSnapshot(completed: expected, total: expected, isFinished: true))
+    }
+
+    @Test func aProgressReportingRequestFailsAndCancelsLikeThePlainOne() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let refused = makeLoopbackSession().dataFutureReportingProgress(
+            for: URLRequest(url: URL(string: "http://127.0.0.1:\(TestHTTPServer.closedPort())/")!)
+        )
+        await #expect(throws: (any Error).self) { try await refused.get() }
+        #expect(refused.progress.current.isFinished)
+        let held = makeLoopbackSession().dataFutureReportingProgress(for: URLRequest(url: server.url("/hold")))
+        await server.holdArrived.get()
+        held.requestCancellation()
+        await #expect(throws: FuturesError.cancelled) { try await held.get() }
+    }
+
     @Test func a404IsASuccessfulFutureCarryingTheStatus() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
