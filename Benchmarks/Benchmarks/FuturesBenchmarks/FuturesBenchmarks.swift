@@ -13,6 +13,7 @@ import FuturesWorkloads
 let benchmarks: @Sendable () -> Void = {
     registerFuturesW1()
     registerFuturesW1One()
+    registerFuturesDiagnostics()
     registerCompetitorsW1()
     registerFuturesW2s()
     registerCompetitorsW2s()

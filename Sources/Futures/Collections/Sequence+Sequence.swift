@@ -14,8 +14,9 @@ extension Sequence {
     /// }
     /// ```
     @inlinable
-    public func sequence<T, E>() -> Future<[T], E> where Element == Future<T, E> {
-        SequenceCollector.collect(Array(self)).future
+    public func sequence<T, E>(file: StaticString = #fileID, line: UInt = #line) -> Future<[T], E>
+    where Element == Future<T, E> {
+        SequenceCollector.collect(Array(self), file: file, line: line).future
     }
 
     /// Turns a sequence of results into one result: all values in order, or the first failure.

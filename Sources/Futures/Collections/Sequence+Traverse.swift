@@ -16,17 +16,21 @@ extension Sequence {
     /// ```
     public func traverse<U, E>(
         _ context: ExecutionContext = ExecutionContext(queue: .global()),
-        f: (Element) -> Future<U, E>
+        f: (Element) -> Future<U, E>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<[U], E> {
-        let collected = map(f).sequence()
-        return context.isImmediate ? collected : collected.map(context) { $0 }
+        let collected = SequenceCollector.collect(map(f), step: "traverse", file: file, line: line).future
+        return context.isImmediate ? collected : collected.map(context, f: { $0 }, file: file, line: line)
     }
 
-    /// ``traverse(_:f:)-(ExecutionContext,_)`` with BrightFutures' function form of a context.
+    /// ``traverse(_:f:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
     public func traverse<U, E>(
         _ context: @escaping ExecutionContextFunction,
-        f: (Element) -> Future<U, E>
+        f: (Element) -> Future<U, E>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<[U], E> {
-        traverse(ExecutionContext(context), f: f)
+        traverse(ExecutionContext(context), f: f, file: file, line: line)
     }
 }

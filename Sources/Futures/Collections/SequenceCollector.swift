@@ -38,11 +38,20 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
 
     /// Starts collecting `futures`; the result is ``future``.
     @inlinable
-    static func collect(_ futures: [Future<T, E>]) -> SequenceCollector {
+    static func collect(
+        _ futures: [Future<T, E>],
+        step: StaticString = "sequence",
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> SequenceCollector {
         let collector = SequenceCollector(count: futures.count)
         if futures.isEmpty {
             collector.future.complete(.success([]))
             return collector
+        }
+        if FailureTracing.isOn {
+            let traced = FailureTracing.gathered(collector.future, name: step, file: file, line: line)
+            for input in futures { FailureTracing.gatheredInput(input, into: traced) }
         }
         var progress = false
         for (index, input) in futures.enumerated() {

@@ -13,7 +13,7 @@ extension Future {
     ///     // a is 1, b is 2
     /// }
     /// ```
-    public func zip<U>(_ other: Future<U, E>) -> Future<(T, U), E> {
+    public func zip<U>(_ other: Future<U, E>, file: StaticString = #fileID, line: UInt = #line) -> Future<(T, U), E> {
         let ready = ifCompleted { result -> Result<(T, U), E>? in
             switch result {
             case .failure(let error):
@@ -28,6 +28,11 @@ extension Future {
         // Pending: one consumer registration on each input, so a cancellation request on the pair reaches
         // both while they are pending.
         let future = Future<(T, U), E>()
+        if FailureTracing.isOn {
+            let traced = FailureTracing.gathered(future, name: "zip", file: file, line: line)
+            FailureTracing.gatheredInput(self, into: traced)
+            FailureTracing.gatheredInput(other, into: traced)
+        }
         let pair = LockedBox(ZipPair<T, U, E>())
         let firstHasExtras = whenComplete(immediateExecutionContext) { result in
             if let outcome = pair.withValue({ $0.receiverCompleted(result) }) { future.complete(outcome) }

@@ -27,6 +27,12 @@ import Synchronization
 /// future come first. When the failure came from a future created while tracing was off (or from
 /// `Future(error:)`, which has no call site), ``isComplete`` is `false` and the description starts
 /// with `…`.
+///
+/// Traced steps: `Promise`, `Future(file:line:resolver:)`, `map`, `flatMap`, `mapError`, `recover`,
+/// `recoverWith`, `andThen`, `filter` and their throwing forms, and the gathering steps `sequence`,
+/// `traverse` and `zip`, whose trace continues the trace of the input whose failure arrived first. Not
+/// traced (a trace through them is incomplete): the variadic `Future.zip(_:)`, `fallbackTo`, `race`,
+/// `firstCompleted`, the bounded `traverse(maxConcurrent:)`, and the BFTask and Deferred faces.
 public struct FailureTrace: Sendable, Equatable, CustomStringConvertible {
     /// One step: the combinator (or producer) and where it was called.
     public struct Step: Sendable, Equatable, CustomStringConvertible {
@@ -180,6 +186,29 @@ enum FailureTracing {
         }
     }
 
+    /// Records that `future` gathers several inputs (`sequence`, `traverse`, `zip`) by step `name` at
+    /// `file`:`line`. Each input is then linked with ``gatheredInput(_:into:)``; the trace of a failure
+    /// continues the trace of the input whose failure arrived first.
+    @usableFromInline
+    @inline(never)
+    static func gathered<T, E>(_ future: Future<T, E>, name: StaticString, file: StaticString, line: UInt)
+        -> TraceNode
+    {
+        let traced = TraceNode(name: name, site: CallSite(file: file, line: line), upstream: nil)
+        FutureExtras.update(future) { $0.trace = traced }
+        return traced
+    }
+
+    /// Links one input of a gathering step: when `input` fails first, its trace comes before the step.
+    @usableFromInline
+    @inline(never)
+    static func gatheredInput<S, SE>(_ input: Future<S, SE>, into traced: TraceNode) {
+        let upstream = node(of: input)
+        input.onCompletionObserved { result in
+            if case .failure = result { traced.followFirstFailure(upstream) }
+        }
+    }
+
     /// Records that `future` takes its result from `inner` (`flatMap`'s or `recoverWith`'s future, or
     /// `completeWith`'s argument), when `future` is traced.
     @usableFromInline
@@ -192,6 +221,7 @@ enum FailureTracing {
 
 /// One traced future: its step, the node of the future it was derived from, and — once known — whether
 /// that one failed and which future it took its result from.
+@usableFromInline
 final class TraceNode: Sendable {
     struct Links {
         var upstream: TraceNode?
@@ -230,6 +260,15 @@ final class TraceNode: Sendable {
 
     func noteUpstreamFailed() {
         links.withValue { $0.upstreamFailed = true }
+    }
+
+    /// A gathering step's first failed input (later failures of other inputs do not change it).
+    func followFirstFailure(_ input: TraceNode?) {
+        links.withValue {
+            guard !$0.followsInner else { return }
+            $0.followsInner = true
+            $0.inner = input
+        }
     }
 
     func follow(_ inner: TraceNode?) {

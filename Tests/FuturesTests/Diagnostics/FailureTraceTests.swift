@@ -59,6 +59,38 @@ struct FailureTraceTests {
         }
     }
 
+    @Test func sequenceAndTraverseContinueTheTraceOfTheFirstInputToFail() {
+        FuturesDiagnostics.withFailureTracing {
+            let first = Promise<Int, Boom>()
+            let (second, s) = (Promise<Int, Boom>(), UInt(#line))
+            let (mapped, m) = (second.future.map(now) { $0 }, UInt(#line))
+            let (all, q) = ([first.future, mapped].sequence(), UInt(#line))
+            let (counted, c) = (all.map(now) { $0.count }, UInt(#line))
+            second.failure(.boom)
+            first.failure(.boom)  // later: does not change the trace
+            #expect(
+                counted.failureTrace?.steps == [
+                    step("Promise", s), step("map", m), step("sequence", q), step("map", c),
+                ])
+            let (inner, i) = (Promise<Int, Boom>(), UInt(#line))
+            let (traversed, t) = ([1, 2].traverse(now) { $0 == 2 ? inner.future : Future(value: $0) }, UInt(#line))
+            inner.failure(.boom)
+            #expect(traversed.failureTrace?.steps == [step("Promise", i), step("traverse", t)])
+        }
+    }
+
+    @Test func zipContinuesTheTraceOfTheSideThatFailed() {
+        FuturesDiagnostics.withFailureTracing {
+            let left = Promise<Int, Boom>()
+            let (right, r) = (Promise<String, Boom>(), UInt(#line))
+            let (pair, z) = (left.future.zip(right.future), UInt(#line))
+            right.failure(.boom)
+            left.success(1)  // zip fails with the other side's error once the receiver succeeded
+            #expect(pair.error == .boom)
+            #expect(pair.failureTrace?.steps == [step("Promise", r), step("zip", z)])
+        }
+    }
+
     @Test func aClosureThatThrowsIsWhereTheTraceStarts() {
         FuturesDiagnostics.withFailureTracing {
             let promise = Promise<Int, any Error>()
