@@ -175,10 +175,11 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
 
     /// Runs `handler` once, through the trampoline, when the stream's last subscriber leaves (a loop
     /// left early, a cancelled consuming task, a cancelled subscription) while the stream has not ended:
-    /// for a producer whose work nobody wants any more. Released unrun when the stream ends.
+    /// for a producer whose work nobody wants any more. Released unrun when the stream ends, and never
+    /// stored on a stream that has ended already (it would keep what it captures as long as the stream).
     func whenAbandoned(_ handler: @escaping @Sendable () -> Void) {
         lock.lock()
-        state.onAbandoned = handler
+        if !state.isEnded { state.onAbandoned = handler }
         lock.unlock()
     }
 

@@ -156,10 +156,16 @@ struct TraverseAsCompletedTests {
         let works = Works()
         let source = CancellationSource()
         source.cancel()
-        let stream = (0..<5).traverseAsCompleted(maxConcurrent: 2, cancellationToken: source.token) {
-            works.start($0)
+        weak var weakStream: FutureStream<(index: Int, result: Result<Int, ComboError>)>?
+        do {
+            let stream = (0..<5).traverseAsCompleted(maxConcurrent: 2, cancellationToken: source.token) {
+                works.start($0)
+            }
+            weakStream = stream
+            #expect(stream.isFinished)
+            #expect(works.started.values.isEmpty)
         }
-        #expect(stream.isFinished)
-        #expect(works.started.values.isEmpty)
+        // The finished stream keeps no abandon handler, so nothing (limiter, items, stream) is kept in a cycle.
+        #expect(weakStream == nil)
     }
 }
