@@ -17,9 +17,9 @@
 /// `StateBox` with an ordinary `FutureState` field instead: one more allocation per future of such a
 /// type, and its deallocation pays the look-up as before.
 ///
-/// Code reads and writes ``Future/state`` as before; the accessor moves the enum out of the words and
-/// back (bitwise moves: no retain, no release), so it must never be nested (no access to `state` while
-/// another is in progress). Every access is one expression under the future's lock.
+/// Code reads and writes the state through ``Future/withState(_:)``, which moves the enum out of the words
+/// and back (bitwise moves: no retain, no release), so it must never be nested (no access to the state
+/// while another is in progress). Every access is one expression under the future's lock.
 @usableFromInline
 typealias StateWords = (UInt, UInt, UInt8)
 
@@ -56,30 +56,28 @@ extension Future {
             || MemoryLayout<CallbackList<T, E>>.alignment > alignment
     }
 
-    /// The state machine. Guarded by `lock`; never nest two accesses (see ``StateWords``).
+    /// Runs `body` on the state machine and returns what it returns. Guarded by `lock`; never nested (see
+    /// ``StateWords``).
+    ///
+    /// A function taking a closure, not a `_read`/`_modify` accessor: in unspecialised code (the
+    /// library's own generic code, such as the limiter) a coroutine accessor allocates its frame on the
+    /// heap, because the enum's size depends on `T` and `E`; a function keeps it on the stack.
     @inlinable
-    var state: FutureState<T, E> {
-        _read {
-            if Self.boxesState {
-                yield stateBox.state
-            } else {
-                // No `defer`: nothing that reads or mutates the state throws, so the access always resumes.
-                let state = takeState()
-                yield state
-                putState(consume state)
-            }
+    @inline(__always)
+    func withState<R>(_ body: (inout FutureState<T, E>) -> R) -> R {
+        if Self.boxesState {
+            let box = stateBox
+            return body(&box.state)
         }
-        _modify {
-            if Self.boxesState {
-                let box = stateBox
-                yield &box.state
-            } else {
-                var state = takeState()
-                yield &state
-                putState(consume state)
-            }
-        }
+        var state = takeState()
+        let outcome = body(&state)
+        putState(consume state)
+        return outcome
     }
+
+    /// A copy of the state machine, for tests and diagnostics. Guarded by `lock`.
+    @inlinable
+    var state: FutureState<T, E> { withState { $0 } }
 
     /// The address of ``words``. A final class's stored property without observers is accessed in place,
     /// so the pointer is the field itself; it is used only within `body`.

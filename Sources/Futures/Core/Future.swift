@@ -278,7 +278,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         observed = true
-        return state.result
+        return withState { $0.result }
     }
 
     /// The value if completed successfully, else `nil`.
@@ -320,7 +320,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         let isFailure: Bool
         if case .failure = result { isFailure = true } else { isFailure = false }
         lock.lock()
-        let action = state.complete(result)
+        let action = withState { $0.complete(result) }
         guard case .run(let list) = action else {
             let didComplete: Bool
             if case .completed = action {
@@ -376,7 +376,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
-        let action = state.register(callback, handingOut: handingOut)
+        let action = withState { $0.register(callback, handingOut: handingOut) }
         observed = true
         if tallied, !completed { countConsumer() }
         let hasExtras = flag(Flags.hasExtras)
@@ -402,7 +402,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
         lock.lock()
-        let result = state.result
+        let result = withState { $0.result }
         if result != nil { observed = true }
         lock.unlock()
         guard let result, !FailureTracing.isOn else { return nil }  // traced futures come from `derive`
@@ -433,7 +433,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
         lock.lock()
-        let action = state.register(.wakeUp(wakeUp), handingOut: false)
+        let action = withState { $0.register(.wakeUp(wakeUp), handingOut: false) }
         observed = true
         if tallied, !completed { countConsumer() }
         lock.unlock()
@@ -446,7 +446,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @usableFromInline
     func onCompletionObserved(_ observer: @escaping @Sendable (Result<T, E>) -> Void) {
         lock.lock()
-        let action = state.register(.observer(observer), handingOut: false)
+        let action = withState { $0.register(.observer(observer), handingOut: false) }
         lock.unlock()
         if case .runNow(let result) = action { observer(result) }
     }
@@ -460,11 +460,12 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @discardableResult
     func addRemovable(_ entry: RemovableEntry<T, E>) -> Bool {
         lock.lock()
-        let action = state.registerRemovable(
+        let (requested, handing) = (cancellationRequested, handingOut)
+        let action = withState { $0.registerRemovable(
             entry,
-            alreadyRequested: cancellationRequested,
-            handingOut: handingOut
-        )
+            alreadyRequested: requested,
+            handingOut: handing
+        ) }
         if case .stored = action, !completed {
             if !entry.isConsumer {
                 acceptsCancellation = true
@@ -501,14 +502,14 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @discardableResult
     func removeEntry(_ entry: RemovableEntry<T, E>) -> Bool {
         lock.lock()
-        let taken = state.remove(entry)
+        let taken = withState { $0.remove(entry) }
         var handlers: [@Sendable () -> Void] = []
         // Without a tally no consumer has asked yet, so removing one cannot complete "every consumer asked".
-        if taken != nil, entry.isConsumer, tallied, let tally = state.consumerTally {
+        if taken != nil, entry.isConsumer, tallied, let tally = withState({ $0.consumerTally }) {
             tally.consumers &-= 1
             if tally.asks > 0, tally.asks >= tally.consumers, !cancellationRequested {
                 cancellationRequested = true
-                handlers = state.takeCancellationHandlers()
+                handlers = withState { $0.takeCancellationHandlers() }
             }
         }
         lock.unlock()
@@ -528,14 +529,14 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         lock.lock()
         var list = CallbackList<T, E>.empty
         if !completed {
-            list = state.takePendingList()
+            list = withState { $0.takePendingList() }
             if tallied, let tally = list.consumerTally {
-                _ = state.register(.tally(tally), handingOut: false)
+                _ = withState { $0.register(.tally(tally), handingOut: false) }
             } else {
                 let consumers = list.liveConsumerCount
                 if consumers > 0 {
                     spare.consumers = consumers
-                    _ = state.register(.tally(spare), handingOut: false)
+                    _ = withState { $0.register(.tally(spare), handingOut: false) }
                     tallied = true
                 }
             }
@@ -547,7 +548,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Counts a consumer just registered on a pending future whose list holds a tally. Under the lock.
     @usableFromInline
     func countConsumer() {
-        state.consumerTally?.consumers &+= 1
+        withState({ $0.consumerTally })?.consumers &+= 1
     }
 
     // MARK: - Running callbacks
@@ -593,7 +594,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     func finishHandingOut(_ result: Result<T, E>) {
         while true {
             lock.lock()
-            let late = state.takeLate()
+            let late = withState { $0.takeLate() }
             if late == nil { handingOut = false }
             lock.unlock()
             guard let late else { return }
@@ -692,14 +693,14 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 return
             }
             if asConsumer {
-                if tallied, let tally = state.consumerTally {
+                if tallied, let tally = withState({ $0.consumerTally }) {
                     tally.asks &+= 1
                     guard tally.asks >= tally.consumers else {
                         lock.unlock()
                         return
                     }
                 } else {
-                    let consumers = state.pendingEntries.liveConsumerCount
+                    let consumers = withState { $0.pendingEntries.liveConsumerCount }
                     if consumers > 1 {
                         // Others still wait: record this ask and count the consumers from now on.
                         guard let tally = spare else {
@@ -709,7 +710,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                         }
                         tally.consumers = consumers
                         tally.asks = 1
-                        state.insertTally(tally)
+                        withState { $0.insertTally(tally) }
                         tallied = true
                         lock.unlock()
                         return
@@ -717,7 +718,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 }
             }
             cancellationRequested = true
-            let handlers = state.takeCancellationHandlers()
+            let handlers = withState { $0.takeCancellationHandlers() }
             lock.unlock()
             Self.runCancellationHandlers(handlers)
             return
@@ -744,7 +745,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// request travelling up a chain of any length is stack-safe.
     public func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
         lock.lock()
-        let action = state.registerCancellationHandler(handler, alreadyRequested: cancellationRequested)
+        let action = withState { $0.registerCancellationHandler(handler, alreadyRequested: cancellationRequested) }
         if action != .dropped { acceptsCancellation = true }
         lock.unlock()
         if case .runNow = action { Self.runCancellationHandlers([handler]) }
