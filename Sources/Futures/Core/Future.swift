@@ -461,11 +461,13 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     func addRemovable(_ entry: RemovableEntry<T, E>) -> Bool {
         lock.lock()
         let (requested, handing) = (cancellationRequested, handingOut)
-        let action = withState { $0.registerRemovable(
-            entry,
-            alreadyRequested: requested,
-            handingOut: handing
-        ) }
+        let action = withState {
+            $0.registerRemovable(
+                entry,
+                alreadyRequested: requested,
+                handingOut: handing
+            )
+        }
         if case .stored = action, !completed {
             if !entry.isConsumer {
                 acceptsCancellation = true
