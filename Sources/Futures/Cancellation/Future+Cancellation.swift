@@ -33,8 +33,9 @@ extension Future {
     /// - The cancel hook runs at most once: at the first ``requestCancellation()`` while the future is
     ///   pending, on the thread that requests it. It is released, never called, once the future completes.
     /// - On cancellation, if `E` can hold ``FuturesError`` (`any Error` or `FuturesError`), the future
-    ///   fails with ``FuturesError/cancelled`` right after the hook returns; otherwise it waits for the
-    ///   API to report its own outcome through `complete`.
+    ///   fails with ``FuturesError/cancelled`` and then the hook runs, so an outcome the API reports while
+    ///   being cancelled (its own cancellation error, from another thread) never wins the race; otherwise
+    ///   the hook runs and the future waits for the API to report its own outcome through `complete`.
     /// - The first call of `complete` wins. A later call is ignored; it is reported as
     ///   ``FuturesDiagnostic/futureCompletedTwice(file:line:)`` unless cancellation was requested
     ///   (an API calling back after being cancelled is expected).
@@ -50,10 +51,12 @@ extension Future {
             }
         }
         onCancellationRequested { [weak self] in
-            hook()
+            // Completed first: the API may report its own outcome (from another thread) as soon as the hook
+            // cancels it, and that must not replace the defined outcome of a request.
             if let error = FuturesError.cancelled as? E {
                 self?.complete(.failure(error))
             }
+            hook()
         }
     }
 }

@@ -289,6 +289,18 @@ struct CancellationProducerTests {
         #expect(future.value == nil && callbackRuns.value == 1, "completed once, callbacks ran once")
     }
 
+    /// An API whose cancel reports its own error at once (here on the cancelling thread, inside the hook;
+    /// URLSession does it from another thread, which made the outcome a race): the request's outcome wins.
+    @Test func anAPIReportingItsOwnOutcomeFromTheHookDoesNotReplaceCancelled() {
+        let pendingCompletion = LockedBox<(@Sendable (Result<Int, any Error>) -> Void)?>(nil)
+        let future = Future<Int, any Error>(cancellable: { complete in
+            pendingCompletion.value = complete
+            return { pendingCompletion.value?(.failure(ComboError.first)) }
+        })
+        future.requestCancellation()
+        #expect((future.error as? FuturesError) == .cancelled)
+    }
+
     @Test func aWrappedCallbackAPIWithATypedErrorWaitsForItsOwnOutcomeAfterTheHook() {
         enum DownloadError: Error { case cancelledByServer }
         let pendingCompletion = LockedBox<(@Sendable (Result<Int, DownloadError>) -> Void)?>(nil)
