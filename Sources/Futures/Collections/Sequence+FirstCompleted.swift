@@ -12,8 +12,8 @@ extension Sequence {
                 winner.complete(result)
                 break
             }
-            input.whenComplete(immediateExecutionContext) { result in winner.complete(result) }
-            winner.forwardsCancellation(to: input)
+            let registration = input.whenComplete(immediateExecutionContext) { result in winner.complete(result) }
+            winner.forwardsCancellation(to: input, after: registration)
         }
         return winner
     }

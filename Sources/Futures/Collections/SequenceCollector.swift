@@ -56,10 +56,9 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         var progress = false
         for (index, input) in futures.enumerated() {
             if input.ifCompleted({ collector.record($0, at: index) }) == nil {
-                if input.whenComplete(immediateExecutionContext, { collector.record($0, at: index) }) {
-                    progress = true
-                }
-                collector.future.forwardsCancellation(to: input)
+                let registration = input.whenComplete(immediateExecutionContext) { collector.record($0, at: index) }
+                if registration.hasExtras { progress = true }
+                collector.future.forwardsCancellation(to: input, after: registration)
             }
         }
         if progress { ProgressLink.aggregate(futures, into: collector.future) }
@@ -80,10 +79,11 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         var progress = false
         for (index, input) in futures.enumerated() {
             if input.ifCompleted({ collector.record(.success($0), at: index) }) == nil {
-                if input.whenComplete(immediateExecutionContext, { collector.record(.success($0), at: index) }) {
-                    progress = true
+                let registration = input.whenComplete(immediateExecutionContext) {
+                    collector.record(.success($0), at: index)
                 }
-                collector.future.forwardsCancellation(to: input)
+                if registration.hasExtras { progress = true }
+                collector.future.forwardsCancellation(to: input, after: registration)
             }
         }
         if progress { ProgressLink.aggregate(futures, into: collector.future) }

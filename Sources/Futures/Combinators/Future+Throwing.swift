@@ -240,8 +240,8 @@ extension Future where E == any Error {
     ///   - dependent: The future whose result this one takes.
     public convenience init(context: ExecutionContext = defaultContext(), dependent: Future<T, any Error>) {
         self.init()
-        dependent.whenComplete(context) { [self] result in self.complete(result) }
-        forwardsCancellation(to: dependent)
+        let registration = dependent.whenComplete(context) { [self] result in self.complete(result) }
+        forwardsCancellation(to: dependent, after: registration)
     }
 }
 
@@ -253,8 +253,8 @@ extension Promise {
     ///   - future: The future whose result completes this promise. If the promise was completed
     ///     meanwhile, the later result is ignored and reported, as with ``complete(_:file:line:)``.
     public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, E>) {
-        future.whenComplete(context) { [self] result in self.complete(result) }
-        self.future.forwardsCancellation(to: future)
+        let registration = future.whenComplete(context) { [self] result in self.complete(result) }
+        self.future.forwardsCancellation(to: future, after: registration)
     }
 }
 

@@ -34,15 +34,15 @@ extension Future {
             FailureTracing.gatheredInput(other, into: traced)
         }
         let pair = LockedBox(ZipPair<T, U, E>())
-        let firstHasExtras = whenComplete(immediateExecutionContext) { result in
+        let first = whenComplete(immediateExecutionContext) { result in
             if let outcome = pair.withValue({ $0.receiverCompleted(result) }) { future.complete(outcome) }
         }
-        let secondHasExtras = other.whenComplete(immediateExecutionContext) { result in
+        let second = other.whenComplete(immediateExecutionContext) { result in
             if let outcome = pair.withValue({ $0.otherCompleted(result) }) { future.complete(outcome) }
         }
-        if firstHasExtras || secondHasExtras { ProgressLink.aggregate(self, other, into: future) }
-        future.forwardsCancellation(to: self)
-        future.forwardsCancellation(to: other)
+        if first.hasExtras || second.hasExtras { ProgressLink.aggregate(self, other, into: future) }
+        future.forwardsCancellation(to: self, after: first)
+        future.forwardsCancellation(to: other, after: second)
         return future
     }
 }

@@ -353,10 +353,9 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         if let result = other.result {
             complete(result)
         } else {
-            if other.whenComplete(immediateExecutionContext, { [self] result in self.complete(result) }) {
-                ProgressLink.follow(other, by: self)
-            }
-            forwardsCancellation(to: other)
+            let registration = other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+            if registration.hasExtras { ProgressLink.follow(other, by: self) }
+            forwardsCancellation(to: other, after: registration)
         }
     }
 
@@ -365,34 +364,64 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Pending: stored, run at completion. Completed: run now (immediate context, through the trampoline)
     /// or handed to `context` now.
     ///
-    /// Returns whether the future has side data (`FutureExtras`: progress, …), read under the lock taken
-    /// anyway, so combinators learn for free whether an input carries progress.
+    /// Returns what the registration saw under the lock it takes anyway (``Registration``): whether the
+    /// future has side data (`FutureExtras`: progress, …), so combinators learn for free whether an input
+    /// carries progress, and whether a cancellation request is worth forwarding to it, so
+    /// ``forwardsCancellation(to:after:)`` needs no second lock.
     @inlinable
     @discardableResult
-    func whenComplete(_ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void) -> Bool {
+    func whenComplete(
+        _ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void
+    ) -> Registration {
         // An invalidation token's context: the token tracks the registration and removes it (releasing
         // its captures) when it is invalidated.
-        if case .gated = context.kind, whenCompleteGatedTracked(context, body) { return hasExtrasLocked() }
+        if case .gated = context.kind, whenCompleteGatedTracked(context, body) { return registrationLocked() }
         let callback: Callback<T, E> =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
         let action = withState { $0.register(callback, handingOut: handingOut) }
         observed = true
         if tallied, !completed { countConsumer() }
-        let hasExtras = flag(Flags.hasExtras)
+        let registration = registrationFacts()
         lock.unlock()
         if case .runNow(let result) = action {
             run(callback, result)
         }
-        return hasExtras
+        return registration
     }
 
-    /// Whether the future has side data, read under its lock (for paths that do not lock anyway).
+    /// What a registration saw of the future, read under the lock it held (see ``whenComplete(_:_:)``).
     @usableFromInline
-    func hasExtrasLocked() -> Bool {
+    @frozen
+    struct Registration {
+        /// The future has side data (`FutureExtras`: progress, …).
+        @usableFromInline let hasExtras: Bool
+        /// The future was pending and accepted cancellation: a consumer's request is worth forwarding.
+        @usableFromInline let acceptsCancellation: Bool
+
+        @inlinable
+        init(hasExtras: Bool, acceptsCancellation: Bool) {
+            self.hasExtras = hasExtras
+            self.acceptsCancellation = acceptsCancellation
+        }
+    }
+
+    /// The facts of a ``Registration``. Under the lock.
+    @inlinable
+    @inline(__always)
+    func registrationFacts() -> Registration {
+        Registration(
+            hasExtras: flag(Flags.hasExtras),
+            acceptsCancellation: flag(Flags.acceptsCancellation) && !completed
+        )
+    }
+
+    /// The facts of a ``Registration``, read under the future's lock (for paths that do not lock anyway).
+    @usableFromInline
+    func registrationLocked() -> Registration {
         lock.lock()
         defer { lock.unlock() }
-        return flag(Flags.hasExtras)
+        return registrationFacts()
     }
 
     /// The fast path of combinators on the immediate context: if the future is completed, runs `body`
@@ -424,8 +453,9 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     ) -> Future<U, E1> {
         let future = Future<U, E1>()
         if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
-        if whenComplete(context, { result in body(result, future) }) { ProgressLink.derive(from: self, to: future) }
-        future.forwardsCancellation(to: self)
+        let registration = whenComplete(context) { result in body(result, future) }
+        if registration.hasExtras { ProgressLink.derive(from: self, to: future) }
+        future.forwardsCancellation(to: self, after: registration)
         return future
     }
 
@@ -733,10 +763,16 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// handler (nobody there would react); holds `source` weakly.
     @inlinable
     func forwardsCancellation<S: Sendable, SE: Error>(to source: Future<S, SE>) {
-        source.lock.lock()
-        let worthIt = source.acceptsCancellation && !source.completed
-        source.lock.unlock()
-        guard worthIt else { return }
+        forwardsCancellation(to: source, after: source.registrationLocked())
+    }
+
+    /// ``forwardsCancellation(to:)`` with what the registration of this future's callback on `source`
+    /// saw (``Registration``), so it takes no lock of `source` again: the one path of both forms.
+    @inlinable
+    func forwardsCancellation<S: Sendable, SE: Error>(
+        to source: Future<S, SE>, after registration: Future<S, SE>.Registration
+    ) {
+        guard registration.acceptsCancellation else { return }
         onCancellationRequested { [weak source] in source?.consumerRequestsCancellation() }
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The write end of a ``Future``: complete it once with a value or an error.
 ///
 /// ```swift
@@ -22,20 +24,46 @@
 public final class Promise<T: Sendable, E: Error>: Sendable {
     /// The future this promise completes.
     public let future: Future<T, E>
-    /// Where the promise was created, for the dropped-promise report (16 bytes: the promise is 40).
-    @usableFromInline let site: CallSite
+    /// The file the promise was created in, for the dropped-promise report (12 bytes).
+    @usableFromInline let siteFile: CallSite.File
+    /// The line the promise was created at (the low 31 bits), and in the top bit (``completedMark``)
+    /// whether a completion through this promise has found or left the future completed. That lets
+    /// `deinit` skip the future's lock, which a completed promise then never takes again. Written with
+    /// relaxed stores of one and the same value by whichever completers race, read in `deinit`: every
+    /// completer held a reference, and the runtime orders its release before the deinit (release
+    /// decrement, acquire before deallocating). The promise stays at 40 bytes with it.
+    @usableFromInline let siteLine: Atomic<UInt32>
+
+    /// The top bit of ``siteLine``: a completion through this promise saw the future completed.
+    @inlinable static var completedMark: UInt32 { 0x8000_0000 }
 
     /// Creates a promise with a pending future. `file` and `line` name it in diagnostics.
     @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.future = Future()
-        self.site = CallSite(file: file, line: line)
+        self.siteFile = CallSite.File(file)
+        self.siteLine = Atomic(UInt32(truncatingIfNeeded: line) & ~Self.completedMark)
         if FailureTracing.isOn { FailureTracing.produced(self) }
     }
 
     deinit {
+        if siteLine.load(ordering: .relaxed) & Self.completedMark != 0 { return }
         guard !future.isCompleted else { return }
         reportDropped()
+    }
+
+    /// Where the promise was created.
+    @usableFromInline
+    var site: CallSite {
+        CallSite(file: siteFile, line: siteLine.load(ordering: .relaxed) & ~Self.completedMark)
+    }
+
+    /// Records that the future is completed (see ``siteLine``). A plain load and, once, a plain store.
+    @inlinable
+    @inline(__always)
+    func noteCompleted() {
+        let word = siteLine.load(ordering: .relaxed)
+        if word & Self.completedMark == 0 { siteLine.store(word | Self.completedMark, ordering: .relaxed) }
     }
 
     /// The dropped-promise path, kept out of `deinit`: its metadata look-ups (`Result<T, E>`,
@@ -76,7 +104,9 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     @inlinable
     @discardableResult
     public func tryComplete(_ result: Result<T, E>) -> Bool {
-        guard future.complete(result) else { return false }
+        let completed = future.complete(result)
+        noteCompleted()
+        guard completed else { return false }
         if case .failure = result { FuturesDiagnostics.recordFailureOrigin(future, site: site) }
         return true
     }
@@ -85,7 +115,9 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     @inlinable
     @discardableResult
     public func trySuccess(_ value: T) -> Bool {
-        future.complete(.success(value))
+        let completed = future.complete(.success(value))
+        noteCompleted()
+        return completed
     }
 
     /// Completes the future with `error` unless it is completed; returns whether this call completed it.
@@ -105,10 +137,9 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
         if let result = other.result {
             complete(result)
         } else {
-            if other.whenComplete(immediateExecutionContext, { [self] result in self.complete(result) }) {
-                ProgressLink.follow(other, by: future)
-            }
-            future.forwardsCancellation(to: other)
+            let registration = other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
+            if registration.hasExtras { ProgressLink.follow(other, by: future) }
+            future.forwardsCancellation(to: other, after: registration)
         }
     }
 
@@ -143,28 +174,45 @@ extension Promise where E == any Error {
 struct CallSite: @unchecked Sendable {
     // `@unchecked Sendable`: `start` points to the immutable, never-freed storage of a string literal
     // (a `StaticString` with a pointer representation), which any thread may read.
-    @usableFromInline let start: UnsafeRawPointer?
-    /// The literal's length in UTF-8 code units, or the scalar's value when `start` is `nil` (a
-    /// `StaticString` made from a single Unicode scalar has no pointer).
-    @usableFromInline let count: UInt32
+    @usableFromInline let fileName: File
     @usableFromInline let storedLine: UInt32
+
+    /// A `#fileID` literal in 12 bytes.
+    @usableFromInline
+    struct File: @unchecked Sendable {
+        // `@unchecked Sendable`: as for `CallSite`.
+        @usableFromInline let start: UnsafeRawPointer?
+        /// The literal's length in UTF-8 code units, or the scalar's value when `start` is `nil` (a
+        /// `StaticString` made from a single Unicode scalar has no pointer).
+        @usableFromInline let count: UInt32
+
+        @inlinable
+        init(_ file: StaticString) {
+            if file.hasPointerRepresentation {
+                start = UnsafeRawPointer(file.utf8Start)
+                count = UInt32(truncatingIfNeeded: file.utf8CodeUnitCount)
+            } else {
+                start = nil
+                count = file.unicodeScalar.value
+            }
+        }
+    }
 
     @inlinable
     init(file: StaticString, line: UInt) {
-        if file.hasPointerRepresentation {
-            start = UnsafeRawPointer(file.utf8Start)
-            count = UInt32(truncatingIfNeeded: file.utf8CodeUnitCount)
-        } else {
-            start = nil
-            count = file.unicodeScalar.value
-        }
-        storedLine = UInt32(truncatingIfNeeded: line)
+        self.init(file: File(file), line: UInt32(truncatingIfNeeded: line))
+    }
+
+    @inlinable
+    init(file: File, line: UInt32) {
+        fileName = file
+        storedLine = line
     }
 
     /// The file name, as `#fileID` gave it.
     var file: String {
-        guard let start else { return Unicode.Scalar(count).map { String($0) } ?? "?" }
-        return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(count)), as: UTF8.self)
+        guard let start = fileName.start else { return Unicode.Scalar(fileName.count).map { String($0) } ?? "?" }
+        return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(fileName.count)), as: UTF8.self)
     }
 
     /// The line.

@@ -211,14 +211,14 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         guard let work else { return }
         self.work = nil
         let source = work()
-        let hasExtras = source.whenComplete(immediateExecutionContext) { [self] result in
+        let registration = source.whenComplete(immediateExecutionContext) { [self] result in
             let next = limiter.finish(self)
             future.complete(result)
             if let next { limiter.launch(next) }
         }
-        if hasExtras { ProgressLink.follow(source, by: future) }
+        if registration.hasExtras { ProgressLink.follow(source, by: future) }
         // If cancellation was requested while `work` ran, this asks `source` at once.
-        future.forwardsCancellation(to: source)
+        future.forwardsCancellation(to: source, after: registration)
     }
 
     func drop() {

@@ -254,7 +254,7 @@ extension BFTask {
         _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
     ) -> BFTask<U> {
         let next = Future<U, any Error>()
-        future.whenComplete(executor.context) { [weak source = future] result in
+        let registration = future.whenComplete(executor.context) { [weak source = future] result in
             // The source may be gone when an executor runs the continuation later: the result is enough.
             let task = BFTask(future: source ?? Future(result: result))
             if token?.isCancellationRequested == true {
@@ -263,7 +263,7 @@ extension BFTask {
                 body(next, task)
             }
         }
-        next.forwardsCancellation(to: future)
+        next.forwardsCancellation(to: future, after: registration)
         return BFTask<U>(future: next)
     }
 }

@@ -52,6 +52,89 @@ struct PromiseTests {
     }
 }
 
+extension PromiseTests {
+    /// Issue 10: a promise that completed its future remembers it in the top bit of its line, so its
+    /// deallocation does not take the future's lock. The bit never shows in the reported line.
+    @Test func aPromiseRemembersThatItCompletedItsFutureWithoutChangingItsLine() {
+        let line: UInt = #line + 1
+        let promise = Promise<Int, Never>()
+        #expect(promise.siteLine.load(ordering: .relaxed) & Promise<Int, Never>.completedMark == 0)
+        promise.success(1)
+        #expect(promise.siteLine.load(ordering: .relaxed) & Promise<Int, Never>.completedMark != 0)
+        #expect(promise.site.line == line)
+        #expect(promise.site.file == "FuturesTests/PromiseTests.swift")
+    }
+
+    /// Every way of completing through the promise sets the mark, also a completion that lost a race
+    /// (the future is completed either way), and none of them is then reported as dropped.
+    @Test func everyCompletionThroughThePromiseSetsTheMarkAndNoneIsReportedAsDropped() {
+        let completions: [@Sendable (Promise<Int, any Error>) -> Void] = [
+            { $0.success(1) }, { $0.failure(FuturesError.cancelled) }, { $0.complete(.success(1)) },
+            { _ = $0.trySuccess(1) }, { _ = $0.tryFailure(FuturesError.cancelled) },
+            { _ = $0.tryComplete(.success(1)) }, { $0.completeWith(Future(value: 1)) },
+            { promise in
+                promise.success(0)
+                _ = promise.trySuccess(1)  // lost: the future was completed already
+            },
+        ]
+        for (index, complete) in completions.enumerated() {
+            let (marked, diagnostics) = gDiagnosing { () -> Bool in
+                let promise = Promise<Int, any Error>()
+                complete(promise)
+                return promise.siteLine.load(ordering: .relaxed) & Promise<Int, any Error>.completedMark != 0
+            }
+            #expect(marked, "completion \(index)")
+            #expect(
+                !diagnostics.contains { if case .promiseDropped = $0 { true } else { false } }, "completion \(index)")
+        }
+    }
+
+    /// A future completed past its promise (here a consumer's cancellation request on a future whose
+    /// promise made it cancellable) leaves the mark clear; deallocating the promise then asks the future
+    /// under its lock, finds it completed and reports nothing.
+    @Test func aFutureCompletedPastItsPromiseIsNotReportedAsDroppedEither() {
+        let (_, diagnostics) = gDiagnosing { () -> Void in
+            let promise = Promise<Int, any Error>()
+            promise.future.onCancellationRequested {}
+            promise.future.complete(.failure(FuturesError.cancelled))
+            #expect(promise.siteLine.load(ordering: .relaxed) & Promise<Int, any Error>.completedMark == 0)
+            #expect(promise.future.isCompleted)
+        }
+        #expect(!diagnostics.contains { if case .promiseDropped = $0 { true } else { false } }, "got \(diagnostics)")
+    }
+
+    /// Completers racing on 4 threads, more than the cores: exactly one wins, the mark is set, and the
+    /// promise released last by any of them reports nothing (TSan checks the mark's accesses).
+    @Test(.hangGuard()) func racingCompletersLeaveOneWinnerAndNoDroppedReport() async {
+        for _ in 0..<200 {
+            let log = GLog<FuturesDiagnostic>()
+            let wins = await FuturesDiagnostics.withHandler({ log.append($0) }) { () async -> Int in
+                let promise = Promise<Int, Never>()
+                return await withTaskGroup(of: Bool.self) { group in
+                    for value in 0..<4 {
+                        group.addTask { [promise] in promise.trySuccess(value) }
+                    }
+                    var wins = 0
+                    for await won in group where won { wins += 1 }
+                    return wins
+                }
+            }
+            #expect(wins == 1)
+            #expect(log.values.isEmpty)
+        }
+    }
+
+    /// A line beyond 31 bits keeps its low 31 bits; it cannot set the mark by itself.
+    @Test func aLineBeyondThirtyOneBitsCannotSetTheMark() {
+        let (_, diagnostics) = gDiagnosing { Promise<Int, any Error>(file: "F.swift", line: 0x8000_0005).future }
+        guard case .promiseDropped(_, _, let line)? = diagnostics.first else {
+            Issue.record("got \(diagnostics)")
+            return
+        }
+        #expect(line == 5)
+    }
+}
+
 /// The usable size of the heap block holding `object` (what the allocator gave for its request).
 private func allocatedBytes(_ object: AnyObject) -> Int {
     let pointer = Unmanaged.passUnretained(object).toOpaque()
