@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The storage of a future's ``FutureState``: 17 raw bytes in the cell.
 ///
 /// A stored `FutureState<T, E>` field made every deallocation look the enum's metadata up in the
@@ -20,6 +22,19 @@
 /// Code reads and writes the state through ``Future/withState(_:)``, which moves the enum out of the words
 /// and back (bitwise moves: no retain, no release), so it must never be nested (no access to the state
 /// while another is in progress). Every access is one expression under the future's lock.
+///
+/// ## Settled futures
+/// A future is *settled* once it is completed, its value or error is in the words (not `late`), and no
+/// hand-out is in progress (`Flags.handingOut` clear). From then on nothing writes the words again until
+/// `deinit`: the state machine leaves a completed state as it is unless a hand-out is in progress
+/// (`FutureState.register` moves to `completedWithLate` only then, and only `complete` starts a
+/// hand-out, once), and ``Future/withState(_:)`` works on a copy instead of moving the state out and
+/// back. So a settled success can be read without the lock (``Future/settledValueWithoutLock()``, used by
+/// `result` and by combinators' fast path): one acquiring load of the flags, then a copy of the value.
+/// Every store of the flags releases, and the store that makes a future settled is one store
+/// (``Future/publishCompletion(failed:handingOut:)``, or the clearing of `handingOut` at the end of a
+/// hand-out) made after the words were written, so a reader that sees the settled bits sees the value.
+/// A settled failure is still read under the lock, which marks it observed (unobserved failures).
 @usableFromInline
 typealias StateWords = (UInt, UInt, UInt8)
 
@@ -56,8 +71,62 @@ extension Future {
             || MemoryLayout<CallbackList<T, E>>.alignment > alignment
     }
 
+    /// The flag and tag bits that decide whether a future is settled (see *Settled futures*).
+    @inlinable
+    static var settledMask: UInt16 { Flags.completed | Flags.handingOut | Representation.mask }
+    /// The bits of a settled success under ``settledMask``.
+    @inlinable
+    static var settledSuccess: UInt16 { Flags.completed | Representation.completed }
+    /// The bits of a settled failure under ``settledMask``.
+    @inlinable
+    static var settledFailure: UInt16 { Flags.completed | Representation.completed | Representation.failure }
+
+    /// Marks the future completed, after the words were written: one releasing store of the flags that
+    /// sets `completed`, `failed` and `handingOut` together, so no reader sees a settled future that is
+    /// about to hand out. Under the lock.
+    @inlinable
+    @inline(__always)
+    func publishCompletion(failed: Bool, handingOut: Bool) {
+        var bits = flags | Flags.completed
+        bits = failed ? bits | Flags.failed : bits & ~Flags.failed
+        if handingOut { bits |= Flags.handingOut }
+        flags = bits
+    }
+
+    /// A copy of a settled success's value (the caller checked the bits). Without the lock: the words
+    /// never change again (see *Settled futures*); they are copied as plain words, then the value is
+    /// copied out of that copy (retaining what it references).
+    @inlinable
+    @inline(__always)
+    func settledValue() -> T {
+        let copy = words
+        return withUnsafeBytes(of: copy) { $0.load(as: T.self) }
+    }
+
+    /// The value of a settled success, read without the lock; `nil` for any other future (pending,
+    /// failed, handing out, boxed), which the caller then reads under the lock.
+    @inlinable
+    @inline(__always)
+    func settledValueWithoutLock() -> T? {
+        guard !Self.boxesState, flagWord.load(ordering: .acquiring) & Self.settledMask == Self.settledSuccess
+        else { return nil }
+        return settledValue()
+    }
+
+    /// A copy of a settled failure's error (the caller checked the bits). Under the lock.
+    @inlinable
+    @inline(__always)
+    func settledError() -> E {
+        let copy = words
+        return withUnsafeBytes(of: copy) { $0.load(as: E.self) }
+    }
+
     /// Runs `body` on the state machine and returns what it returns. Guarded by `lock`; never nested (see
     /// ``StateWords``).
+    ///
+    /// A settled future's state is not moved out and back but copied, and nothing is written: readers
+    /// without the lock may be copying the words (see *Settled futures*). The state machine leaves a
+    /// settled state as it is (checked in debug builds).
     ///
     /// A function taking a closure, not a `_read`/`_modify` accessor: in unspecialised code (the
     /// library's own generic code, such as the limiter) a coroutine accessor allocates its frame on the
@@ -69,10 +138,24 @@ extension Future {
             let box = stateBox
             return body(&box.state)
         }
+        let bits = flags & Self.settledMask
+        if bits == Self.settledSuccess || bits == Self.settledFailure {
+            var settled = FutureState<T, E>.completed(
+                bits == Self.settledSuccess ? .success(settledValue()) : .failure(settledError()))
+            let outcome = body(&settled)
+            assert(Self.isCompleted(settled), "a settled future's state machine left its completed state")
+            return outcome
+        }
         var state = takeState()
         let outcome = body(&state)
         putState(consume state)
         return outcome
+    }
+
+    @inlinable
+    static func isCompleted(_ state: FutureState<T, E>) -> Bool {
+        if case .completed = state { return true }
+        return false
     }
 
     /// A copy of the state machine, for tests and diagnostics. Guarded by `lock`.

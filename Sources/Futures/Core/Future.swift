@@ -1,3 +1,4 @@
+import Synchronization
 import Dispatch
 
 /// A read-only, write-once result of an asynchronous computation.
@@ -58,11 +59,19 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @exclusivity(unchecked)
     var words: StateWords
 
-    // Guarded by `lock`: the flags below, one bit each (`Flags`), and the storage's tag bits
-    // (`Representation`).
+    // Written only under `lock`: the flags below, one bit each (`Flags`), and the storage's tag bits
+    // (`Representation`), through ``flags``. An atomic so that a settled future can be read without the
+    // lock (see *Settled futures* in Future+Storage.swift): every store releases (a plain move on
+    // x86-64), and a reader without the lock loads it acquiring.
     @usableFromInline
-    @exclusivity(unchecked)
-    var flags: UInt16
+    let flagWord: Atomic<UInt16>
+
+    /// The flags (see ``flagWord``). Read and written under `lock`.
+    @inlinable
+    var flags: UInt16 {
+        @inline(__always) get { flagWord.load(ordering: .relaxed) }
+        @inline(__always) set { flagWord.store(newValue, ordering: .releasing) }
+    }
 
     // After the flags, so the 4-byte lock needs no padding of its own.
     @usableFromInline
@@ -161,7 +170,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     public init() {
         self.words = (0, 0, 0)
         self.lock = SpinLock()
-        self.flags = 0
+        self.flagWord = Atomic(0)
         initializeState(FutureState(result: nil))
     }
 
@@ -171,9 +180,9 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         self.words = (0, 0, 0)
         self.lock = SpinLock()
         if case .failure = result {
-            self.flags = Flags.completed | Flags.failed
+            self.flagWord = Atomic(Flags.completed | Flags.failed)
         } else {
-            self.flags = Flags.completed
+            self.flagWord = Atomic(Flags.completed)
         }
         initializeState(FutureState(result: result))
     }
@@ -275,6 +284,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// The result, or `nil` while pending.
     @inlinable
     public var result: Result<T, E>? {
+        if let value = settledValueWithoutLock() { return .success(value) }
         lock.lock()
         defer { lock.unlock() }
         observed = true
@@ -324,8 +334,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         guard case .run(let list) = action else {
             let didComplete: Bool
             if case .completed = action {
-                completed = true
-                failed = isFailure
+                publishCompletion(failed: isFailure, handingOut: false)
                 didComplete = true
             } else {
                 didComplete = false
@@ -333,10 +342,8 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
             lock.unlock()
             return didComplete
         }
-        completed = true
-        failed = isFailure
         let handsOut = list.mayHandOut
-        handingOut = handsOut
+        publishCompletion(failed: isFailure, handingOut: handsOut)
         lock.unlock()
         Trampoline.run(
             { self.runCompletion(list, result, handsOut: handsOut) },
@@ -428,13 +435,28 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// with its result right here — through the trampoline, like every synchronous run — and returns what
     /// it returns. Returns `nil` without running `body` if the future is pending, or if this thread's
     /// trampoline has no frame left (the caller then registers a callback, which the trampoline queues).
+    ///
+    /// Takes no lock for a pending future or a settled success (see *Settled futures* in
+    /// Future+Storage.swift). A completed bit read as clear may be stale while another thread completes
+    /// the future right now; the caller's registration, which locks, then finds the result and runs its
+    /// callback at once, through the trampoline as well. On the completing thread, and after anything
+    /// that ordered the completion before this call (a wait, a callback, an `await`), it is never stale.
     @inlinable
     func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
-        lock.lock()
-        let result = withState { $0.result }
-        if result != nil { observed = true }
-        lock.unlock()
-        guard let result, !FailureTracing.isOn else { return nil }  // traced futures come from `derive`
+        let bits = flagWord.load(ordering: .acquiring)
+        guard bits & Flags.completed != 0 else { return nil }
+        let result: Result<T, E>
+        if bits & Self.settledMask == Self.settledSuccess, !Self.boxesState {
+            result = .success(settledValue())
+        } else {
+            lock.lock()
+            let locked = withState { $0.result }
+            observed = true
+            lock.unlock()
+            guard let locked else { return nil }  // never: the completed bit is final
+            result = locked
+        }
+        guard !FailureTracing.isOn else { return nil }  // traced futures come from `derive`
         return Trampoline.runInline { body(result) }
     }
 
