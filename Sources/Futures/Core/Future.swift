@@ -1,5 +1,5 @@
-import Synchronization
 import Dispatch
+import Synchronization
 
 /// A read-only, write-once result of an asynchronous computation.
 ///

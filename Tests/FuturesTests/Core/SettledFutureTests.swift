@@ -42,7 +42,8 @@ import Testing
         }
         #expect(readWhileLocked(future) { future.value } == 42)
         #expect(readWhileLocked(future) { future.map(immediateExecutionContext) { $0 + 1 }.value } == 43)
-        #expect(readWhileLocked(future) { future.flatMap(immediateExecutionContext) { Future(value: $0 + 2) }.value } == 44)
+        #expect(
+            readWhileLocked(future) { future.flatMap(immediateExecutionContext) { Future(value: $0 + 2) }.value } == 44)
     }
 
     /// A failure is read under the lock, because reading it marks it observed: with the lock held, the
@@ -78,7 +79,12 @@ import Testing
             bitsDuringHandOut.withValue { $0 = future.flags & Future<Int, Never>.settledMask }
             future.lock.unlock()
             // A registration racing the hand-out: queued behind it, not run at once.
-            future.onSuccess(ExecutionContext { late in order.withValue { $0.append("late handed") }; late() }) { _ in
+            future.onSuccess(
+                ExecutionContext { late in
+                    order.withValue { $0.append("late handed") }
+                    late()
+                }
+            ) { _ in
                 order.withValue { $0.append("late ran") }
             }
             order.withValue { $0.append("first handed") }
