@@ -148,3 +148,45 @@ import Testing
         }
     }
 }
+
+/// Issue 10: `forced()` watches the completed bit for a short while (``Future/spinBeforeBlockingNanoseconds``)
+/// before it blocks, so a completion another thread is about to make needs no wake-up.
+@Suite struct ForcedSpinTests {
+    /// A completion that lands while `forced()` watches, and one that lands after it blocked, both
+    /// return the result; the value is released once (the read without the lock retains it).
+    @Test(.hangGuard()) func forcedReturnsACompletionMadeWhileItWatchesOrAfterItBlocks() {
+        let queue = DispatchQueue(label: "completer")
+        for round in 0..<2_000 {
+            let promise = Promise<SettledFutureTests.Box, Never>()
+            let box = SettledFutureTests.Box(round)
+            // Every 100th round, the completer waits for the waiter to block first (a wake-up is needed).
+            let afterBlocking = round % 100 == 0
+            queue.async {
+                if afterBlocking {
+                    while !promise.future.hasRegisteredWaiterForTesting {}
+                }
+                promise.success(box)
+            }
+            #expect(promise.future.forced().get().value == round)
+        }
+    }
+
+    /// A future nobody completes while `forced(deadline)`… is not affected: the spin is only in the
+    /// unbounded `forced()`; a pending future still blocks, and is woken by a later completion.
+    @Test(.hangGuard()) func aLongWaitStillBlocksAndIsWoken() {
+        let promise = Promise<Int, Never>()
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = LockedBox(0)
+        Thread.detachNewThread {
+            started.signal()
+            outcome.withValue { $0 = promise.future.forced().get() }
+            done.signal()
+        }
+        started.wait()
+        while !promise.future.hasRegisteredWaiterForTesting {}  // past the spin, blocked
+        promise.success(7)
+        done.wait()
+        #expect(outcome.value == 7)
+    }
+}
