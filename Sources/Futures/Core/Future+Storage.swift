@@ -93,14 +93,21 @@ extension Future {
         flags = bits
     }
 
-    /// A copy of a settled success's value (the caller checked the bits). Without the lock: the words
-    /// never change again (see *Settled futures*); they are copied as plain words, then the value is
-    /// copied out of that copy (retaining what it references).
+    /// Whether `bits` (the flags, loaded acquiring) say a settled success, readable without the lock.
     @inlinable
     @inline(__always)
-    func settledValue() -> T {
+    static func isSettledSuccess(_ bits: UInt16) -> Bool {
+        !boxesState && bits & settledMask == settledSuccess
+    }
+
+    /// A copy of a settled future's value or error, `V` being `T` or `E` as the tag bits say (the caller
+    /// checked them). The words never change again (see *Settled futures*), so this needs no lock: they
+    /// are copied as plain words, then the value is copied out of that copy (retaining what it references).
+    @inlinable
+    @inline(__always)
+    func settledPayload<V>(as type: V.Type) -> V {
         let copy = words
-        return withUnsafeBytes(of: copy) { $0.load(as: T.self) }
+        return withUnsafeBytes(of: copy) { $0.load(as: V.self) }
     }
 
     /// The value of a settled success, read without the lock; `nil` for any other future (pending,
@@ -108,17 +115,8 @@ extension Future {
     @inlinable
     @inline(__always)
     func settledValueWithoutLock() -> T? {
-        guard !Self.boxesState, flagWord.load(ordering: .acquiring) & Self.settledMask == Self.settledSuccess
-        else { return nil }
-        return settledValue()
-    }
-
-    /// A copy of a settled failure's error (the caller checked the bits). Under the lock.
-    @inlinable
-    @inline(__always)
-    func settledError() -> E {
-        let copy = words
-        return withUnsafeBytes(of: copy) { $0.load(as: E.self) }
+        guard Self.isSettledSuccess(flagWord.load(ordering: .acquiring)) else { return nil }
+        return settledPayload(as: T.self)
     }
 
     /// Runs `body` on the state machine and returns what it returns. Guarded by `lock`; never nested (see
@@ -141,7 +139,8 @@ extension Future {
         let bits = flags & Self.settledMask
         if bits == Self.settledSuccess || bits == Self.settledFailure {
             var settled = FutureState<T, E>.completed(
-                bits == Self.settledSuccess ? .success(settledValue()) : .failure(settledError()))
+                bits == Self.settledSuccess
+                    ? .success(settledPayload(as: T.self)) : .failure(settledPayload(as: E.self)))
             let outcome = body(&settled)
             assert(Self.isCompleted(settled), "a settled future's state machine left its completed state")
             return outcome

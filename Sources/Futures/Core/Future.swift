@@ -446,8 +446,8 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         let bits = flagWord.load(ordering: .acquiring)
         guard bits & Flags.completed != 0 else { return nil }
         let result: Result<T, E>
-        if bits & Self.settledMask == Self.settledSuccess, !Self.boxesState {
-            result = .success(settledValue())
+        if Self.isSettledSuccess(bits) {
+            result = .success(settledPayload(as: T.self))
         } else {
             lock.lock()
             let locked = withState { $0.result }
