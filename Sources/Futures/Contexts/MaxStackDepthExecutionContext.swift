@@ -10,14 +10,9 @@ import Dispatch
 ///
 /// The depth is counted per thread; a task that runs on the global queue starts a fresh count there.
 public let maxStackDepthExecutionContext = ExecutionContext { task in
-    let trampoline = Trampoline.current
-    if trampoline.contextDepth >= maxStackDepthExecutionContextLimit {
+    if !Trampoline.runCountingContextDepth(limit: maxStackDepthExecutionContextLimit, task) {
         DispatchQueue.global().async(execute: task)
-        return
     }
-    trampoline.contextDepth += 1
-    task()
-    trampoline.contextDepth -= 1
 }
 
 /// How many ``maxStackDepthExecutionContext`` tasks may nest on one thread before the next one hops.

@@ -241,7 +241,7 @@ enum CallbackList<T: Sendable, E: Error>: Sendable {
     }
 
     @inlinable
-    mutating func append(_ callback: Callback<T, E>) {
+    mutating func append(_ callback: consuming Callback<T, E>) {
         switch self {
         case .empty:
             self = .one(callback)

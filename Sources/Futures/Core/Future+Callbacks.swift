@@ -14,6 +14,9 @@ extension Future {
         _ context: ExecutionContext = defaultContext(),
         callback: @escaping @Sendable (Result<T, E>) -> Void
     ) -> Self {
+        // Completed, on the immediate context: run it here, through the trampoline, without storing it
+        // (no lock for a settled success; see `ifCompleted`).
+        if context.isImmediate, ifCompleted({ callback($0) }) != nil { return self }
         whenComplete(context, callback)
         return self
     }

@@ -311,6 +311,14 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         return completed
     }
 
+    /// `true` if the completed bit is seen set without taking the lock: then the future is completed for
+    /// good. `false` may be stale while another thread completes it right now; a caller that must know
+    /// asks ``isCompleted`` next. One acquiring load (see *Settled futures* in Future+Storage.swift).
+    @inlinable
+    var isKnownCompleted: Bool {
+        flagWord.load(ordering: .acquiring) & Flags.completed != 0
+    }
+
     /// `true` if completed successfully.
     public var isSuccess: Bool { value != nil }
 
@@ -383,15 +391,17 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         // An invalidation token's context: the token tracks the registration and removes it (releasing
         // its captures) when it is invalidated.
         if case .gated = context.kind, whenCompleteGatedTracked(context, body) { return registrationLocked() }
-        let callback: Callback<T, E> =
+        // Built before locking (a scheduled callback allocates its box), then moved into the state: it
+        // comes back in `.runNow` when it must run now.
+        var entry: Callback<T, E>? =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
         lock.lock()
-        let action = withState { $0.register(callback, handingOut: handingOut) }
+        let action = withState { $0.register(entry.take()!, handingOut: handingOut) }
         observed = true
         if tallied, !completed { countConsumer() }
         let registration = registrationFacts()
         lock.unlock()
-        if case .runNow(let result) = action {
+        if case .runNow(let result, let callback) = action {
             run(callback, result)
         }
         return registration
@@ -489,7 +499,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         observed = true
         if tallied, !completed { countConsumer() }
         lock.unlock()
-        if case .runNow(let result) = action { wakeUp(result) }
+        if case .runNow(let result, _) = action { wakeUp(result) }
     }
 
     /// Calls `observer` when the future completes (at once if it has), with the wake-ups. For the
@@ -500,7 +510,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
         lock.lock()
         let action = withState { $0.register(.observer(observer), handingOut: false) }
         lock.unlock()
-        if case .runNow(let result) = action { observer(result) }
+        if case .runNow(let result, _) = action { observer(result) }
     }
 
     /// Registers a removable wake-up, callback or cancellation handler; runs it at once when it is due

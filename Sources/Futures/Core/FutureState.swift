@@ -72,14 +72,18 @@ enum FutureState<T: Sendable, E: Error> {
     enum RegisterAction {
         /// Stored: runs at completion, or (queued behind a hand-out in progress) right after it.
         case stored
-        /// The future is completed: the caller runs it (or hands it to its context) now.
-        case runNow(Result<T, E>)
+        /// The future is completed: the caller runs the entry, handed back here, (or hands it to its
+        /// context) now.
+        case runNow(Result<T, E>, Callback<T, E>)
     }
 
     /// Registers an entry. `handingOut` says whether the completer is still handing callbacks to other
     /// contexts; a callback for another context then queues behind them.
+    ///
+    /// The entry is moved in: stored, or handed back with ``RegisterAction/runNow(_:_:)``, so the caller
+    /// keeps no copy of it (a copy of a closure is a retain now and a release later).
     @inlinable
-    mutating func register(_ callback: Callback<T, E>, handingOut: Bool) -> RegisterAction {
+    mutating func register(_ callback: consuming Callback<T, E>, handingOut: Bool) -> RegisterAction {
         switch self {
         case .pending(var list):
             self = .pending(.empty)  // release our reference so `list` appends in place
@@ -87,11 +91,11 @@ enum FutureState<T: Sendable, E: Error> {
             self = .pending(list)
             return .stored
         case .completed(let result):
-            guard handingOut, Self.isHandedOut(callback) else { return .runNow(result) }
+            guard handingOut, Self.isHandedOut(callback) else { return .runNow(result, callback) }
             self = .completedWithLate(LateCallbacks(result: result, list: .one(callback)))
             return .stored
         case .completedWithLate(let late):
-            guard Self.isHandedOut(callback) else { return .runNow(late.result) }
+            guard Self.isHandedOut(callback) else { return .runNow(late.result, callback) }
             late.list.append(callback)
             return .stored
         }

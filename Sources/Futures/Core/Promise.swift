@@ -26,28 +26,26 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     public let future: Future<T, E>
     /// The file the promise was created in, for the dropped-promise report (12 bytes).
     @usableFromInline let siteFile: CallSite.File
-    /// The line the promise was created at (the low 31 bits), and in the top bit (``completedMark``)
-    /// whether a completion through this promise has found or left the future completed. That lets
-    /// `deinit` skip the future's lock, which a completed promise then never takes again. Written with
-    /// relaxed stores of one and the same value by whichever completers race, read in `deinit`: every
-    /// completer held a reference, and the runtime orders its release before the deinit (release
-    /// decrement, acquire before deallocating). The promise stays at 40 bytes with it.
-    @usableFromInline let siteLine: Atomic<UInt32>
-
-    /// The top bit of ``siteLine``: a completion through this promise saw the future completed.
-    @inlinable static var completedMark: UInt32 { 0x8000_0000 }
+    /// The line the promise was created at, for the dropped-promise report.
+    @usableFromInline let siteLine: UInt32
 
     /// Creates a promise with a pending future. `file` and `line` name it in diagnostics.
     @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.future = Future()
         self.siteFile = CallSite.File(file)
-        self.siteLine = Atomic(UInt32(truncatingIfNeeded: line) & ~Self.completedMark)
+        self.siteLine = UInt32(truncatingIfNeeded: line)
         if FailureTracing.isOn { FailureTracing.produced(self) }
     }
 
     deinit {
-        if siteLine.load(ordering: .relaxed) & Self.completedMark != 0 { return }
+        // A completed future is seen without its lock: its flags are an atomic whose completing store
+        // releases (see *Settled futures* in Future+Storage.swift). Every completer that went through
+        // this promise held a reference to it, and the runtime orders their releases before this deinit,
+        // so such a completion is always seen here; the locked check only covers a load that raced with
+        // a completion made some other way. The promise itself is never written after `init`, so the
+        // thread that completes it and the one that reads `future` share no written cache line in it.
+        if future.isKnownCompleted { return }
         guard !future.isCompleted else { return }
         reportDropped()
     }
@@ -55,15 +53,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// Where the promise was created.
     @usableFromInline
     var site: CallSite {
-        CallSite(file: siteFile, line: siteLine.load(ordering: .relaxed) & ~Self.completedMark)
-    }
-
-    /// Records that the future is completed (see ``siteLine``). A plain load and, once, a plain store.
-    @inlinable
-    @inline(__always)
-    func noteCompleted() {
-        let word = siteLine.load(ordering: .relaxed)
-        if word & Self.completedMark == 0 { siteLine.store(word | Self.completedMark, ordering: .relaxed) }
+        CallSite(file: siteFile, line: siteLine)
     }
 
     /// The dropped-promise path, kept out of `deinit`: its metadata look-ups (`Result<T, E>`,
@@ -104,9 +94,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     @inlinable
     @discardableResult
     public func tryComplete(_ result: Result<T, E>) -> Bool {
-        let completed = future.complete(result)
-        noteCompleted()
-        guard completed else { return false }
+        guard future.complete(result) else { return false }
         if case .failure = result { FuturesDiagnostics.recordFailureOrigin(future, site: site) }
         return true
     }
@@ -115,9 +103,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     @inlinable
     @discardableResult
     public func trySuccess(_ value: T) -> Bool {
-        let completed = future.complete(.success(value))
-        noteCompleted()
-        return completed
+        future.complete(.success(value))
     }
 
     /// Completes the future with `error` unless it is completed; returns whether this call completed it.

@@ -18,54 +18,56 @@
 ///
 /// The trampoline also releases what dropped pending futures held (``release(_:)``) in a loop, so a long
 /// chain that is dropped without completing is freed iteratively, not recursively.
+///
+/// ## Storage
+/// Each thread's ``State`` is a plain struct in memory of its own, reached through a pthread key and
+/// used through its pointer: no reference counting on the hot path (a retain and a release of a
+/// per-thread object were two atomic read-modify-writes per synchronous run, a quarter of the
+/// reference-count traffic of a three-`map` chain). The key's destructor frees it when the thread exits.
 @usableFromInline
-final class Trampoline {
+enum Trampoline {
     /// Frames a cascade may nest before further work is queued instead of called.
     @usableFromInline
     static var maxDepth: Int { 48 }
 
-    /// How many trampoline frames are active on this thread.
-    // Thread-confined (reached only through this thread's key), so exclusivity cannot be violated
-    // across threads; the runtime check is skipped on this hot path.
+    /// One thread's trampoline. Reached only through that thread's key, so it is confined to the thread:
+    /// no two threads ever touch the same one.
     @usableFromInline
-    @exclusivity(unchecked)
-    var depth = 0
-    /// Work queued by frames that would have exceeded ``maxDepth``; run by the outermost frame.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var queued: [() -> Void] = []
-    /// Index of the next job of ``queued`` to run: jobs before it have started.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var head = 0
-    /// Depth of ``maxStackDepthExecutionContext`` tasks running inline on this thread.
-    @exclusivity(unchecked)
-    var contextDepth = 0
-    /// Things to release one after another (see ``release(_:)``), and whether a loop is releasing them.
-    @exclusivity(unchecked)
-    var releases: [Any] = []
-    @exclusivity(unchecked)
-    var isReleasing = false
+    struct State {
+        /// How many trampoline frames are active on this thread.
+        @usableFromInline var depth = 0
+        /// Work queued by frames that would have exceeded ``maxDepth``; run by the outermost frame.
+        @usableFromInline var queued: [() -> Void] = []
+        /// Index of the next job of ``queued`` to run: jobs before it have started.
+        @usableFromInline var head = 0
+        /// Depth of ``maxStackDepthExecutionContext`` tasks running inline on this thread.
+        var contextDepth = 0
+        /// Things to release one after another (see ``release(_:)``), and whether a loop is releasing them.
+        var releases: [Any] = []
+        var isReleasing = false
 
-    /// The calling thread's trampoline, created on first use and freed when the thread exits.
-    @inlinable
-    static var current: Trampoline {
-        if let raw = pthread_getspecific(trampolineKey) {
-            return Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
-        }
-        return makeCurrent()
+        @usableFromInline
+        init() {}
     }
 
+    /// The calling thread's trampoline, created on first use and freed when the thread exits. Valid on
+    /// this thread only, for as long as the thread runs; its address also identifies the thread.
+    @inlinable
+    @inline(__always)
+    static var current: UnsafeMutablePointer<State> {
+        guard let raw = pthread_getspecific(trampolineKey) else { return makeCurrent() }
+        return raw.assumingMemoryBound(to: State.self)
+    }
+
+    /// Creates the calling thread's trampoline and stores it under the thread's key, which frees it.
     @usableFromInline
     @inline(never)
-    static func makeCurrent() -> Trampoline {
-        let fresh = Trampoline()
-        pthread_setspecific(trampolineKey, Unmanaged.passRetained(fresh).toOpaque())
+    static func makeCurrent() -> UnsafeMutablePointer<State> {
+        let fresh = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        fresh.initialize(to: State())
+        pthread_setspecific(trampolineKey, fresh)
         return fresh
     }
-
-    @usableFromInline
-    init() {}
 
     /// Runs `body` now if the stack allows, otherwise queues `deferred()` to run from the outermost frame.
     ///
@@ -74,11 +76,11 @@ final class Trampoline {
     @inlinable
     static func run(_ body: () -> Void, orQueue deferred: @autoclosure () -> (() -> Void)) {
         let trampoline = current
-        if trampoline.depth >= maxDepth {
-            trampoline.queued.append(deferred())
+        if trampoline.pointee.depth >= maxDepth {
+            trampoline.pointee.queued.append(deferred())
             return
         }
-        trampoline.enter(body)
+        enter(trampoline, body)
     }
 
     /// Runs `body` now and returns what it returns if the stack allows; returns `nil` without running it
@@ -89,34 +91,39 @@ final class Trampoline {
     @inlinable
     static func runInline<R>(_ body: () -> R) -> R? {
         let trampoline = current
-        if trampoline.depth >= maxDepth { return nil }
+        if trampoline.pointee.depth >= maxDepth { return nil }
         var output: R?
-        trampoline.enter { output = body() }
+        enter(trampoline) { output = body() }
         return output
     }
 
     /// One frame: counts it, and when it is the outermost one, runs what deeper frames queued.
+    ///
+    /// `body` may enter the trampoline again (through the same pointer), so no access to the state spans
+    /// the call.
     @inlinable
-    func enter(_ body: () -> Void) {
-        depth += 1
+    @inline(__always)
+    static func enter(_ trampoline: UnsafeMutablePointer<State>, _ body: () -> Void) {
+        trampoline.pointee.depth += 1
         body()
-        if depth == 1 && head < queued.count {
-            runQueued()
+        if trampoline.pointee.depth == 1 && trampoline.pointee.head < trampoline.pointee.queued.count {
+            runQueued(trampoline)
         }
-        depth -= 1
+        trampoline.pointee.depth -= 1
     }
 
-    /// Runs queued work, in FIFO order, until none is left. Each job is taken (``head`` moves past it)
-    /// before it runs, so a nested drain (``runQueuedBeforeBlocking()``) never runs it twice.
+    /// Runs queued work, in FIFO order, until none is left. Each job is taken (``State/head`` moves past
+    /// it) before it runs, so a nested drain (``runQueuedBeforeBlocking()``) never runs it twice.
     @usableFromInline
-    func runQueued() {
-        while head < queued.count {
-            let job = queued[head]
-            head += 1
+    static func runQueued(_ trampoline: UnsafeMutablePointer<State>) {
+        while trampoline.pointee.head < trampoline.pointee.queued.count {
+            let job = trampoline.pointee.queued[trampoline.pointee.head]
+            trampoline.pointee.head += 1
             job()
-            if head == queued.count {
-                queued.removeAll(keepingCapacity: queued.count <= 64)
-                head = 0
+            if trampoline.pointee.head == trampoline.pointee.queued.count {
+                let small = trampoline.pointee.queued.count <= 64
+                trampoline.pointee.queued.removeAll(keepingCapacity: small)
+                trampoline.pointee.head = 0
             }
         }
     }
@@ -129,7 +136,7 @@ final class Trampoline {
     /// one frame budget at most.
     @usableFromInline
     static func runQueuedBeforeBlocking() {
-        current.runQueued()
+        runQueued(current)
     }
 
     /// Releases `garbage` (the callbacks of a future dropped while pending) without recursion: the
@@ -137,35 +144,46 @@ final class Trampoline {
     static func release(_ garbage: consuming Any) {
         let trampoline = current
         // Moved in, not copied: the loop below must hold the only reference.
-        trampoline.releases.append(consume garbage)
-        guard !trampoline.isReleasing else { return }
-        trampoline.isReleasing = true
-        while let next = trampoline.releases.popLast() {
+        trampoline.pointee.releases.append(consume garbage)
+        guard !trampoline.pointee.isReleasing else { return }
+        trampoline.pointee.isReleasing = true
+        while let next = trampoline.pointee.releases.popLast() {
+            // Released here, after `popLast` returned: a release that hands something back appends to
+            // the array while no access to it is in progress.
             _ = consume next
         }
-        trampoline.isReleasing = false
+        trampoline.pointee.isReleasing = false
     }
+
+    /// Runs `task` inline unless ``maxStackDepthExecutionContext`` tasks are already nested `limit` deep
+    /// on this thread; returns `false` without running it then.
+    static func runCountingContextDepth(limit: Int, _ task: () -> Void) -> Bool {
+        let trampoline = current
+        if trampoline.pointee.contextDepth >= limit { return false }
+        trampoline.pointee.contextDepth += 1
+        task()
+        trampoline.pointee.contextDepth -= 1
+        return true
+    }
+
+    /// The calling thread's identity, stable while the thread lives (the address of its trampoline).
+    static var threadIdentity: UInt { UInt(bitPattern: current) }
 }
 
-#if canImport(Darwin)
-    @usableFromInline
-    let trampolineKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { raw in
-            Unmanaged<Trampoline>.fromOpaque(raw).release()
-        }
-        precondition(status == 0, "Futures: pthread_key_create failed (\(status))")
-        return key
-    }()
-#else
-    @usableFromInline
-    let trampolineKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { raw in
+/// The key of each thread's ``Trampoline/State``; its destructor frees the state when the thread exits.
+@usableFromInline
+let trampolineKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { raw in
+        #if canImport(Darwin)
+            let state = raw.assumingMemoryBound(to: Trampoline.State.self)
+        #else
             guard let raw else { return }
-            Unmanaged<Trampoline>.fromOpaque(raw).release()
-        }
-        precondition(status == 0, "Futures: pthread_key_create failed (\(status))")
-        return key
-    }()
-#endif
+            let state = raw.assumingMemoryBound(to: Trampoline.State.self)
+        #endif
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+    precondition(status == 0, "Futures: pthread_key_create failed (\(status))")
+    return key
+}()

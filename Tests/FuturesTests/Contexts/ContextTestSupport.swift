@@ -26,9 +26,9 @@ enum QueueName {
     }
 }
 
-/// The calling thread's identity, stable while the thread lives (its trampoline object).
-var currentThreadID: ObjectIdentifier {
-    ObjectIdentifier(Trampoline.current)
+/// The calling thread's identity, stable while the thread lives (the address of its trampoline).
+var currentThreadID: UInt {
+    Trampoline.threadIdentity
 }
 
 /// An execution context function that counts the tasks it runs (inline).

@@ -48,16 +48,16 @@ struct FutureStateTests {
 
     @Test func registeringOnACompletedStateRunsNowWhateverTheContext() {
         var state = State(result: .success(3))
-        #expect(state.register(Self.immediate, handingOut: false) == .runNow(.success(3)))
-        #expect(state.register(Self.onQueue, handingOut: false) == .runNow(.success(3)))
-        #expect(state.register(.wakeUp { _ in }, handingOut: false) == .runNow(.success(3)))
+        #expect(state.register(Self.immediate, handingOut: false) == .runNow(.success(3), Self.immediate))
+        #expect(state.register(Self.onQueue, handingOut: false) == .runNow(.success(3), Self.immediate))
+        #expect(state.register(.wakeUp { _ in }, handingOut: false) == .runNow(.success(3), Self.immediate))
     }
 
     @Test func whileTheCompleterHandsOutOnlyCallbacksForOtherContextsQueueBehindIt() {
         var state = State(result: .success(3))
         // Immediate callbacks and waiters never wait: they run on the registering thread.
-        #expect(state.register(Self.immediate, handingOut: true) == .runNow(.success(3)))
-        #expect(state.register(.wakeUp { _ in }, handingOut: true) == .runNow(.success(3)))
+        #expect(state.register(Self.immediate, handingOut: true) == .runNow(.success(3), Self.immediate))
+        #expect(state.register(.wakeUp { _ in }, handingOut: true) == .runNow(.success(3), Self.immediate))
         // A callback for another context queues behind the hand-out, keeping registration order there.
         #expect(state.register(Self.onQueue, handingOut: true) == .stored)
         #expect(state.register(Self.onQueue, handingOut: true) == .stored)
@@ -65,7 +65,7 @@ struct FutureStateTests {
         let late = state.takeLate()
         #expect(late?.count == 2)
         #expect(state.takeLate() == nil, "the hand-out is over once nothing queued")
-        #expect(state.register(Self.onQueue, handingOut: false) == .runNow(.success(3)))
+        #expect(state.register(Self.onQueue, handingOut: false) == .runNow(.success(3), Self.immediate))
     }
 
     @Test func cancellationHandlersAreTakenOutAndTheOtherEntriesStayInOrder() {
@@ -141,11 +141,12 @@ struct FutureStateTests {
 }
 
 extension FutureState.RegisterAction: Equatable where T: Equatable, E: Equatable {
-    /// Equal when both store, or both run now with equal results.
+    /// Equal when both store, or both run now with equal results (the entry handed back is not compared:
+    /// closures have no equality).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.stored, .stored): return true
-        case (.runNow(let a), .runNow(let b)): return a == b
+        case (.runNow(let a, _), .runNow(let b, _)): return a == b
         default: return false
         }
     }

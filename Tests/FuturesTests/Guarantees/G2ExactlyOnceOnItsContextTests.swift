@@ -11,7 +11,7 @@ extension Guarantees {
         @Test(arguments: GCase.all)
         func anImmediateCallbackRunsOnceOnTheRightThread(_ testCase: GCase) {
             let subject = testCase.make(value: 7)
-            let runs = GLog<(Int?, ObjectIdentifier)>()
+            let runs = GLog<(Int?, UInt)>()
             let registeringThread = gThreadID
             for _ in 0..<3 {
                 subject.onComplete(immediateExecutionContext) { runs.append((try? $0.get(), gThreadID)) }

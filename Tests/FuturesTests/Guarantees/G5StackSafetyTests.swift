@@ -57,6 +57,36 @@ extension Guarantees {
             #expect(result == .success(0))
         }
 
+        /// `onComplete` and `onSuccess` on a completed future run the callback at once (their fast path,
+        /// which stores nothing): through the trampoline like every synchronous run, so callbacks that each
+        /// register the next from inside the previous one nest no deeper than its frame budget, a million
+        /// times over, and each runs exactly once, in order.
+        @Test(arguments: GRunner.allCases)
+        func aMillionCallbacksEachRegisteredFromThePreviousOneOnCompletedFuturesRun(_ runner: GRunner) async {
+            let ran = await runner.run { () -> [Int] in
+                let count = GCounter()
+                let order = GCounter()  // the step that ran last, + 1: checks the order
+                @Sendable func step(_ n: Int) {
+                    guard n < Self.million else { return }
+                    let next: @Sendable (Int) -> Void = { value in
+                        if order.value == value { order.increment() }
+                        count.increment()
+                        step(value + 1)
+                    }
+                    if n.isMultiple(of: 2) {
+                        Future<Int, Never>(value: n).onComplete(immediateExecutionContext) {
+                            if case .success(let value) = $0 { next(value) }
+                        }
+                    } else {
+                        Future<Int, Never>(value: n).onSuccess(immediateExecutionContext) { next($0) }
+                    }
+                }
+                step(0)
+                return [count.value, order.value]
+            }
+            #expect(ran == [Self.million, Self.million])
+        }
+
         @Test(arguments: GRunner.allCases)
         func aMillionMapsOnAPendingRootCompleteWhenItCompletes(_ runner: GRunner) async {
             let result = await runner.run { () -> Result<Int, Never>? in

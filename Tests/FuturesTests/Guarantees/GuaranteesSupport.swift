@@ -217,8 +217,8 @@ final class GHolder<Value: AnyObject & Sendable>: Sendable {
     func peek() -> Value? { storage.value }
 }
 
-/// The calling thread's identity (its trampoline object lives as long as the thread).
-var gThreadID: ObjectIdentifier { ObjectIdentifier(Trampoline.current) }
+/// The calling thread's identity (the address of its trampoline, which lives as long as the thread).
+var gThreadID: UInt { Trampoline.threadIdentity }
 
 /// A serial queue whose blocks can tell that they run on it.
 final class GQueue: Sendable {
