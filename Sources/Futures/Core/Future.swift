@@ -42,7 +42,7 @@ import Synchronization
 /// ## Writing
 /// The write end of a future is a ``Promise``, or the `complete` closure of ``init(file:line:resolver:)``.
 @dynamicMemberLookup
-public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
+public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state` and the fields below it) is
     // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
     // ordering publishes it to the next holder.
@@ -57,7 +57,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // is skipped.
     @usableFromInline
     @exclusivity(unchecked)
-    var words: StateWords
+    final var words: StateWords
 
     // Written only under `lock`: the flags below, one bit each (`Flags`), and the storage's tag bits
     // (`Representation`), through ``flags``. An atomic so that a settled future can be read without the
@@ -68,7 +68,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// The flags (see ``flagWord``). Read and written under `lock`.
     @inlinable
-    var flags: UInt16 {
+    final var flags: UInt16 {
         @inline(__always) get { flagWord.load(ordering: .relaxed) }
         @inline(__always) set { flagWord.store(newValue, ordering: .releasing) }
     }
@@ -104,16 +104,16 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     @inlinable
-    func flag(_ bit: UInt16) -> Bool { flags & bit != 0 }
+    final func flag(_ bit: UInt16) -> Bool { flags & bit != 0 }
 
     @inlinable
-    func setFlag(_ bit: UInt16, _ value: Bool) {
+    final func setFlag(_ bit: UInt16, _ value: Bool) {
         if value { flags |= bit } else { flags &= ~bit }
     }
 
     // Guarded by `lock`: cancellation was requested while the future was pending.
     @inlinable
-    var cancellationRequested: Bool {
+    final var cancellationRequested: Bool {
         get { flag(Flags.cancellationRequested) }
         set { setFlag(Flags.cancellationRequested, newValue) }
     }
@@ -122,21 +122,21 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // (deinitializers of generic classes) can test completion without instantiating the metadata of
     // the generic state enum.
     @inlinable
-    var completed: Bool {
+    final var completed: Bool {
         get { flag(Flags.completed) }
         set { setFlag(Flags.completed, newValue) }
     }
 
     // Guarded by `lock`: the completer is still handing callbacks out to other contexts.
     @inlinable
-    var handingOut: Bool {
+    final var handingOut: Bool {
         get { flag(Flags.handingOut) }
         set { setFlag(Flags.handingOut, newValue) }
     }
 
     // Guarded by `lock`: a cancellation handler was registered at some point.
     @inlinable
-    var acceptsCancellation: Bool {
+    final var acceptsCancellation: Bool {
         get { flag(Flags.acceptsCancellation) }
         set { setFlag(Flags.acceptsCancellation, newValue) }
     }
@@ -144,21 +144,21 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // Guarded by `lock`: the pending list holds a ``ConsumerTally`` (see *Cancellation* in ARCHITECTURE.md).
     // Until it does, the consumers are the list's live consumer entries, counted when first needed.
     @inlinable
-    var tallied: Bool {
+    final var tallied: Bool {
         get { flag(Flags.tallied) }
         set { setFlag(Flags.tallied, newValue) }
     }
 
     // Guarded by `lock`: completed with a failure (see `Flags.failed`).
     @inlinable
-    var failed: Bool {
+    final var failed: Bool {
         get { flag(Flags.failed) }
         set { setFlag(Flags.failed, newValue) }
     }
 
     // Guarded by `lock`: someone looked at the result (see `Flags.observed`).
     @inlinable
-    var observed: Bool {
+    final var observed: Bool {
         get { flag(Flags.observed) }
         set { setFlag(Flags.observed, newValue) }
     }
@@ -205,14 +205,14 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// after the table's lock. Kept out of `deinit`: futures without extras pay one bit test.
     @usableFromInline
     @inline(never)
-    func releaseExtras() {
+    final func releaseExtras() {
         _ = FutureExtras.take(self)
     }
 
     /// Takes the entries of a future deallocated while pending, and releases them iteratively.
     @usableFromInline
     @inline(never)
-    func releasePendingEntries() {
+    final func releasePendingEntries() {
         let list = takePendingListForDeinit()
         // Consumed: the release loop must hold the only reference, or the release would happen here,
         // recursively, when this frame ends.
@@ -283,7 +283,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// The result, or `nil` while pending.
     @inlinable
-    public var result: Result<T, E>? {
+    public final var result: Result<T, E>? {
         if let value = settledValueWithoutLock() { return .success(value) }
         lock.lock()
         defer { lock.unlock() }
@@ -292,20 +292,20 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// The value if completed successfully, else `nil`.
-    public var value: T? {
+    public final var value: T? {
         if case .success(let value) = result { return value }
         return nil
     }
 
     /// The error if completed with a failure, else `nil`.
-    public var error: E? {
+    public final var error: E? {
         if case .failure(let error) = result { return error }
         return nil
     }
 
     /// `true` once the future has a result.
     @inlinable
-    public var isCompleted: Bool {
+    public final var isCompleted: Bool {
         lock.lock()
         defer { lock.unlock() }
         return completed
@@ -315,15 +315,15 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// good. `false` may be stale while another thread completes it right now; a caller that must know
     /// asks ``isCompleted`` next. One acquiring load (see *Settled futures* in Future+Storage.swift).
     @inlinable
-    var isKnownCompleted: Bool {
+    final var isKnownCompleted: Bool {
         flagWord.load(ordering: .acquiring) & Flags.completed != 0
     }
 
     /// `true` if completed successfully.
-    public var isSuccess: Bool { value != nil }
+    public final var isSuccess: Bool { value != nil }
 
     /// `true` if completed with a failure.
-    public var isFailure: Bool { error != nil }
+    public final var isFailure: Bool { error != nil }
 
     // MARK: - Core operations (internal; every face of the library is built on these)
 
@@ -334,7 +334,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// trampoline.
     @inlinable
     @discardableResult
-    func complete(_ result: Result<T, E>) -> Bool {
+    final func complete(_ result: Result<T, E>) -> Bool {
         let isFailure: Bool
         if case .failure = result { isFailure = true } else { isFailure = false }
         lock.lock()
@@ -363,7 +363,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Completes this future with `other`'s result when it has one, as one of `other`'s consumers: a
     /// cancellation request on this future is forwarded to `other` (see ``forwardsCancellation(to:)``).
     @inlinable
-    func completeWith(_ other: Future<T, E>) {
+    final func completeWith(_ other: Future<T, E>) {
         if FailureTracing.isLive { FailureTracing.follows(self, other) }
         if let result = other.result {
             complete(result)
@@ -385,7 +385,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// ``forwardsCancellation(to:after:)`` needs no second lock.
     @inlinable
     @discardableResult
-    func whenComplete(
+    final func whenComplete(
         _ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) -> Registration {
         // An invalidation token's context: the token tracks the registration and removes it (releasing
@@ -426,7 +426,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// The facts of a ``Registration``. Under the lock.
     @inlinable
     @inline(__always)
-    func registrationFacts() -> Registration {
+    final func registrationFacts() -> Registration {
         Registration(
             hasExtras: flag(Flags.hasExtras),
             acceptsCancellation: flag(Flags.acceptsCancellation) && !completed
@@ -435,7 +435,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// The facts of a ``Registration``, read under the future's lock (for paths that do not lock anyway).
     @usableFromInline
-    func registrationLocked() -> Registration {
+    final func registrationLocked() -> Registration {
         lock.lock()
         defer { lock.unlock() }
         return registrationFacts()
@@ -452,7 +452,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// callback at once, through the trampoline as well. On the completing thread, and after anything
     /// that ordered the completion before this call (a wait, a callback, an `await`), it is never stale.
     @inlinable
-    func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
+    final func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
         let bits = flagWord.load(ordering: .acquiring)
         guard bits & Flags.completed != 0 else { return nil }
         let result: Result<T, E>
@@ -476,16 +476,16 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
     /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``.
     @inlinable
-    func derive<U: Sendable, E1: Error>(
+    final func derive<U: Sendable, E1: Error>(
         _ context: ExecutionContext,
         step: StaticString = #function,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ body: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void
     ) -> Future<U, E1> {
-        let future = Future<U, E1>()
+        let future = DerivedFuture<U, E1, T, E>(step: body)
         if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
-        let registration = whenComplete(context) { result in body(result, future) }
+        let registration = whenComplete(context) { result in future.fire(result) }
         if registration.hasExtras { ProgressLink.derive(from: self, to: future) }
         future.forwardsCancellation(to: self, after: registration)
         return future
@@ -493,7 +493,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// Calls `wakeUp` as soon as the future completes (at once if it has), ahead of the callbacks.
     @inlinable
-    func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
+    final func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
         lock.lock()
         let action = withState { $0.register(.wakeUp(wakeUp), handingOut: false) }
         observed = true
@@ -506,7 +506,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// library's own bookkeeping: unlike a callback or waiter it is not a consumer, so it never holds back
     /// a cancellation request travelling upstream.
     @usableFromInline
-    func onCompletionObserved(_ observer: @escaping @Sendable (Result<T, E>) -> Void) {
+    final func onCompletionObserved(_ observer: @escaping @Sendable (Result<T, E>) -> Void) {
         lock.lock()
         let action = withState { $0.register(.observer(observer), handingOut: false) }
         lock.unlock()
@@ -520,7 +520,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// ran or was dropped (a handler on a completed future).
     @usableFromInline
     @discardableResult
-    func addRemovable(_ entry: RemovableEntry<T, E>) -> Bool {
+    final func addRemovable(_ entry: RemovableEntry<T, E>) -> Bool {
         lock.lock()
         let (requested, handing) = (cancellationRequested, handingOut)
         let action = withState {
@@ -564,7 +564,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// upstream as if the removed one had asked too.
     @usableFromInline
     @discardableResult
-    func removeEntry(_ entry: RemovableEntry<T, E>) -> Bool {
+    final func removeEntry(_ entry: RemovableEntry<T, E>) -> Bool {
         lock.lock()
         let taken = withState { $0.remove(entry) }
         var handlers: [@Sendable () -> Void] = []
@@ -588,7 +588,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     ///
     /// The released consumers still count as consumers that have not asked for cancellation (G8): a tally
     /// keeps their number.
-    func abandon() {
+    final func abandon() {
         let spare = ConsumerTally()  // allocated before locking; used if consumers are released untallied
         lock.lock()
         var list = CallbackList<T, E>.empty
@@ -611,7 +611,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// Counts a consumer just registered on a pending future whose list holds a tally. Under the lock.
     @usableFromInline
-    func countConsumer() {
+    final func countConsumer() {
         withState({ $0.consumerTally })?.consumers &+= 1
     }
 
@@ -620,7 +620,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Runs a freshly completed future's list: wake-ups, then hand-outs to other contexts in registration
     /// order (and those registered meanwhile), then the immediate callbacks in registration order.
     @inlinable
-    func runCompletion(_ list: CallbackList<T, E>, _ result: Result<T, E>, handsOut: Bool) {
+    final func runCompletion(_ list: CallbackList<T, E>, _ result: Result<T, E>, handsOut: Bool) {
         list.forEach { entry in
             switch entry {
             case .wakeUp(let wakeUp), .observer(let wakeUp): wakeUp(result)
@@ -655,7 +655,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Hands out the callbacks for other contexts that were registered while the completer was handing
     /// out its list, until none is left; then registrations hand out their callbacks themselves.
     @inlinable
-    func finishHandingOut(_ result: Result<T, E>) {
+    final func finishHandingOut(_ result: Result<T, E>) {
         while true {
             lock.lock()
             let late = withState { $0.takeLate() }
@@ -678,7 +678,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Runs one callback registered after completion: immediate ones through the trampoline, others
     /// handed to their context.
     @inlinable
-    func run(_ callback: Callback<T, E>, _ result: Result<T, E>) {
+    final func run(_ callback: Callback<T, E>, _ result: Result<T, E>) {
         switch callback {
         case .inline(let body):
             Trampoline.run({ body(result) }, orQueue: { body(result) })
@@ -698,7 +698,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// Runs a removable entry's wake-up or callback with `result` (handlers are never run with a result).
     @usableFromInline
-    func run(_ kind: RemovableEntry<T, E>.Kind, _ result: Result<T, E>) {
+    final func run(_ kind: RemovableEntry<T, E>.Kind, _ result: Result<T, E>) {
         switch kind {
         case .wakeUp(let wakeUp):
             wakeUp(result)
@@ -716,7 +716,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // MARK: - Cancellation requests
 
     /// Whether cancellation was requested while the future was pending (stays `true` once set).
-    public var isCancellationRequested: Bool {
+    public final var isCancellationRequested: Bool {
         lock.lock()
         defer { lock.unlock() }
         return cancellationRequested
@@ -732,7 +732,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// the request travels upstream: each source is asked only when every consumer registered on it while
     /// it was pending has asked, so work shared with another consumer that still waits is never cancelled.
     /// This is an explicit request on *this* future, whoever else waits for it.
-    public func requestCancellation() {
+    public final func requestCancellation() {
         request(asConsumer: false)
     }
 
@@ -740,13 +740,13 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// longer needs the result and asks for cancellation. The request is made once every consumer that
     /// registered while the future was pending has asked. Each consumer asks at most once.
     @usableFromInline
-    func consumerRequestsCancellation() {
+    final func consumerRequestsCancellation() {
         request(asConsumer: true)
     }
 
     /// The first request while pending runs the handlers; a consumer's ask counts towards "every consumer
     /// asked" first.
-    private func request(asConsumer: Bool) {
+    private final func request(asConsumer: Bool) {
         // A tally is allocated outside the lock: when one is needed and none is at hand, unlock, allocate,
         // and look again (this happens once per future at most).
         var spare: ConsumerTally?
@@ -794,14 +794,14 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// it speaks for is counted. Does nothing if `source` is completed, or has never had a cancellation
     /// handler (nobody there would react); holds `source` weakly.
     @inlinable
-    func forwardsCancellation<S: Sendable, SE: Error>(to source: Future<S, SE>) {
+    final func forwardsCancellation<S: Sendable, SE: Error>(to source: Future<S, SE>) {
         forwardsCancellation(to: source, after: source.registrationLocked())
     }
 
     /// ``forwardsCancellation(to:)`` with what the registration of this future's callback on `source`
     /// saw (``Registration``), so it takes no lock of `source` again: the one path of both forms.
     @inlinable
-    func forwardsCancellation<S: Sendable, SE: Error>(
+    final func forwardsCancellation<S: Sendable, SE: Error>(
         to source: Future<S, SE>, after registration: Future<S, SE>.Registration
     ) {
         guard registration.acceptsCancellation else { return }
@@ -813,7 +813,7 @@ public final class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Runs at once (on the calling thread) if cancellation was already requested; never runs if the
     /// future completes first (the handler is then released). Handlers run through the trampoline, so a
     /// request travelling up a chain of any length is stack-safe.
-    public func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
+    public final func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
         lock.lock()
         let action = withState { $0.registerCancellationHandler(handler, alreadyRequested: cancellationRequested) }
         if action != .dropped { acceptsCancellation = true }

@@ -44,6 +44,63 @@ extension Guarantees {
             #expect(weakQueued == nil)
         }
 
+        /// A future derived from a pending one (by `map`, `flatMap`, `mapError`, `recover`, `recoverWith`,
+        /// `andThen`, `filter`) carries the combinator's closure until it ran, then holds nothing of it: the
+        /// derived futures, still held here, no longer keep what the closures captured. On the immediate
+        /// context and on a queue.
+        @Test(arguments: [false, true])
+        func aDerivedFutureReleasesItsCombinatorsClosureOnceItRan(onQueue: Bool) {
+            let queue = GQueue("g6.derived")
+            let context = onQueue ? queue.context : immediateExecutionContext
+            let promise = Promise<Int, GError>()
+            weak var weakProbe: GProbe?
+            var derived: [AnyObject] = []
+            do {
+                let probe = GProbe()
+                weakProbe = probe
+                let source = promise.future
+                let keep: @Sendable () -> Void = { withExtendedLifetime(probe) {} }
+                derived.append(
+                    source.map(context) { value in
+                        keep()
+                        return value + 1
+                    })
+                derived.append(
+                    source.flatMap(context) { value in
+                        keep()
+                        return Future(value: value)
+                    })
+                derived.append(
+                    source.mapError(context) { error in
+                        keep()
+                        return error
+                    })
+                derived.append(
+                    source.recover(context: context) { _ in
+                        keep()
+                        return 0
+                    })
+                derived.append(
+                    source.recoverWith(context: context) { _ in
+                        keep()
+                        return Future<Int, GError>(value: 0)
+                    })
+                derived.append(source.andThen(context: context) { _ in keep() })
+                derived.append(
+                    source.filter { _ in
+                        keep()
+                        return true
+                    })
+            }
+            #expect(weakProbe != nil, "pending: the derived futures hold their steps")
+            promise.success(1)
+            queue.drain()
+            // The queue releases its blocks after running them; let it finish that (bounded).
+            for _ in 0..<1_000 where weakProbe != nil { queue.drain() }
+            #expect(weakProbe == nil)
+            #expect(derived.count == 7)
+        }
+
         @Test func aCompletedFutureHoldsOnlyItsResult() {
             let promise = Promise<Int, Never>()
             for _ in 0..<10 { promise.future.onSuccess(immediateExecutionContext) { _ in } }
