@@ -30,22 +30,6 @@ case "W1":
             .map(immediateExecutionContext) { $0 + 1 }
             .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v) } }
     }
-case "W1Counter":  // W1 as the harness runs it: the observer captures a counter object
-    final class Counter: Sendable {
-        let value = Atomic<Int>(0)
-        func increment() { value.add(1, ordering: .relaxed) }
-    }
-    let sum = Counter()
-    for _ in 0..<count {
-        Future<Int, Never>(value: 1)
-            .map(immediateExecutionContext) { $0 + 1 }
-            .map(immediateExecutionContext) { $0 + 1 }
-            .map(immediateExecutionContext) { $0 + 1 }
-            .onComplete(immediateExecutionContext) { result in
-                if case .success(let value) = result, value == 4 { sum.increment() }
-            }
-    }
-    consume(sum.value.load(ordering: .relaxed))
 case "W2s":
     for _ in 0..<count {
         let promise = Promise<Int, Never>()
