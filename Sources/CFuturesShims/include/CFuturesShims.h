@@ -1,9 +1,10 @@
 #ifndef CFUTURES_SHIMS_H
 #define CFUTURES_SHIMS_H
 
-// Tiny C helpers for `SpinLock` (Sources/Futures/Core/SpinLock.swift) that Swift cannot express
-// itself: glibc's `syscall` is variadic, so the futex calls need a C wrapper, and a spin-wait hint
-// has no portable Swift spelling.
+// Tiny C helpers that Swift cannot express itself: for `SpinLock` (Sources/Futures/Core/SpinLock.swift),
+// glibc's `syscall` is variadic, so the futex calls need a C wrapper, and a spin-wait hint has no portable
+// Swift spelling; for `Trampoline` (Sources/Futures/Core/Trampoline.swift), Swift has no thread-local
+// variables.
 
 #include <stdint.h>
 
@@ -26,5 +27,20 @@ void cfutures_futex_wait(uint32_t *word, uint32_t expected);
 /// Wakes at most one thread blocked in `cfutures_futex_wait` on `word` (Linux: `FUTEX_WAKE_PRIVATE`).
 /// A no-op on platforms without futexes.
 void cfutures_futex_wake_one(uint32_t *word);
+
+/// The calling thread's trampoline (`Trampoline.State` in Sources/Futures/Core/Trampoline.swift), or NULL
+/// before its first use: a thread-local variable, read in a few instructions, where `pthread_getspecific`
+/// and the lazily created key cost a call each.
+extern _Thread_local void *cfutures_trampoline_slot;
+
+/// The calling thread's trampoline, or NULL.
+static inline void *cfutures_trampoline_get(void) {
+    return cfutures_trampoline_slot;
+}
+
+/// Sets the calling thread's trampoline.
+static inline void cfutures_trampoline_set(void *state) {
+    cfutures_trampoline_slot = state;
+}
 
 #endif

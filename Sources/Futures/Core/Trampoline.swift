@@ -1,3 +1,5 @@
+internal import CFuturesShims
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -55,16 +57,26 @@ enum Trampoline {
     @inlinable
     @inline(__always)
     static var current: UnsafeMutablePointer<State> {
-        guard let raw = pthread_getspecific(trampolineKey) else { return makeCurrent() }
+        currentOrMake()
+    }
+
+    /// The calling thread's trampoline, read from a C thread-local variable (a few instructions; a
+    /// pthread key cost a call to its lazy initialiser and one to `pthread_getspecific`). Not inlinable:
+    /// the C target is an implementation detail of the module.
+    @usableFromInline
+    static func currentOrMake() -> UnsafeMutablePointer<State> {
+        guard let raw = cfutures_trampoline_get() else { return makeCurrent() }
         return raw.assumingMemoryBound(to: State.self)
     }
 
-    /// Creates the calling thread's trampoline and stores it under the thread's key, which frees it.
+    /// Creates the calling thread's trampoline, stores it in the thread-local slot, and under the thread's
+    /// key, whose destructor frees it when the thread exits.
     @usableFromInline
     @inline(never)
     static func makeCurrent() -> UnsafeMutablePointer<State> {
         let fresh = UnsafeMutablePointer<State>.allocate(capacity: 1)
         fresh.initialize(to: State())
+        cfutures_trampoline_set(fresh)
         pthread_setspecific(trampolineKey, fresh)
         return fresh
     }
@@ -183,6 +195,7 @@ let trampolineKey: pthread_key_t = {
         #endif
         state.deinitialize(count: 1)
         state.deallocate()
+        cfutures_trampoline_set(nil)
     }
     precondition(status == 0, "Futures: pthread_key_create failed (\(status))")
     return key
