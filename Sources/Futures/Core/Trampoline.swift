@@ -22,10 +22,11 @@ internal import CFuturesShims
 /// chain that is dropped without completing is freed iteratively, not recursively.
 ///
 /// ## Storage
-/// Each thread's ``State`` is a plain struct in memory of its own, reached through a pthread key and
-/// used through its pointer: no reference counting on the hot path (a retain and a release of a
-/// per-thread object were two atomic read-modify-writes per synchronous run, a quarter of the
-/// reference-count traffic of a three-`map` chain). The key's destructor frees it when the thread exits.
+/// Each thread's ``State`` is a plain struct in memory of its own, found through a C thread-local variable
+/// and used through its pointer: no reference counting on the hot path (a retain and a release of a
+/// per-thread object were two atomic read-modify-writes per synchronous run, most of the reference-count
+/// traffic of a three-`map` chain). A pthread key holds it too, so that the key's destructor frees it when
+/// the thread exits.
 @usableFromInline
 enum Trampoline {
     /// Frames a cascade may nest before further work is queued instead of called.
