@@ -45,7 +45,9 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
         // so such a completion is always seen here; the locked check only covers a load that raced with
         // a completion made some other way. The promise itself is never written after `init`, so the
         // thread that completes it and the one that reads `future` share no written cache line in it.
-        if future.isKnownCompleted { return }
+        // `future` is read without a retain: this promise holds it until its fields are destroyed, after
+        // this body (a retain and a release are two atomic read-modify-writes).
+        if Unmanaged.passUnretained(future)._withUnsafeGuaranteedRef({ $0.isKnownCompleted }) { return }
         guard !future.isCompleted else { return }
         reportDropped()
     }
