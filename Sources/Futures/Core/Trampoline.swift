@@ -55,17 +55,12 @@ enum Trampoline {
 
     /// The calling thread's trampoline, created on first use and freed when the thread exits. Valid on
     /// this thread only, for as long as the thread runs; its address also identifies the thread.
-    @inlinable
-    @inline(__always)
-    static var current: UnsafeMutablePointer<State> {
-        currentOrMake()
-    }
-
-    /// The calling thread's trampoline, read from a C thread-local variable (a few instructions; a
-    /// pthread key cost a call to its lazy initialiser and one to `pthread_getspecific`). Not inlinable:
-    /// the C target is an implementation detail of the module.
+    ///
+    /// Read from a C thread-local variable (a few instructions; a pthread key cost a call to its lazy
+    /// initialiser and one to `pthread_getspecific`). Not inlinable: the C target is an implementation
+    /// detail of the module.
     @usableFromInline
-    static func currentOrMake() -> UnsafeMutablePointer<State> {
+    static var current: UnsafeMutablePointer<State> {
         guard let raw = cfutures_trampoline_get() else { return makeCurrent() }
         return raw.assumingMemoryBound(to: State.self)
     }
