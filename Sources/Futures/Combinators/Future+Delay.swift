@@ -5,8 +5,9 @@ extension Future {
     /// Creates a future that completes with `result` on a global queue, `delay` after this call
     /// (BrightFutures' `init(result:delay:)`).
     ///
-    /// Always asynchronous, even for a zero or negative delay: the future is pending when the initializer
-    /// returns. Callbacks registered on it run on their own contexts, as usual. A cancellation request
+    /// Always asynchronous, even for a zero or negative delay: the initializer never completes the future
+    /// itself; a global queue does, once the delay has passed (with a zero delay that may be before the
+    /// caller's next line runs). Callbacks registered on it run on their own contexts, as usual. A cancellation request
     /// does not shorten the delay (the result is already decided); it is ignored.
     ///
     /// ```swift
@@ -15,8 +16,13 @@ extension Future {
     /// [slow, fast].firstCompleted().onSuccess { print($0) }  // 1
     /// ```
     public convenience init(result: Result<T, E>, delay: DispatchTimeInterval) {
+        self.init(result: result, delay: delay, on: .global())
+    }
+
+    /// ``init(result:delay:)`` on `queue` (tests pass a suspended queue to see the future pending).
+    convenience init(result: Result<T, E>, delay: DispatchTimeInterval, on queue: DispatchQueue) {
         self.init()
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+        queue.asyncAfter(deadline: .now() + delay) { [self] in
             self.complete(result)
         }
     }

@@ -76,12 +76,18 @@ struct FutureDelayTests {
 
     // MARK: BrightFutures' delayed initializers
 
-    @Test func delayedInitializersArePendingWhenTheyReturn() {
+    /// A zero delay is still asynchronous. The queue that would complete the future is suspended while the
+    /// initializer runs, so the check cannot race with it: a global queue can complete a zero delay before
+    /// the next line of the caller runs (this test once failed so, on a global queue).
+    @Test func delayedInitializersArePendingWhenTheyReturn() async {
         let value = Future<Int, ComboError>(value: 1, delay: .seconds(60))
         let error = Future<Int, ComboError>(error: .first, delay: .seconds(60))
-        let result = Future<Int, ComboError>(result: .success(2), delay: .seconds(0))
         #expect(!value.isCompleted && !error.isCompleted)
+        let queue = heldQueue()
+        let result = Future<Int, ComboError>(result: .success(2), delay: .seconds(0), on: queue)
         #expect(!result.isCompleted, "a zero delay is still asynchronous")
+        queue.resume()
+        #expect(await result.result(afterWaiting: ()) == .success(2))
     }
 
     @Test func delayedInitializersCompleteNoEarlierThanTheDelayOnAGlobalQueue() async {

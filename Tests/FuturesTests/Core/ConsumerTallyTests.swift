@@ -2,12 +2,6 @@ import Testing
 
 @testable import Futures
 
-#if canImport(Glibc)
-    /// glibc's `malloc_usable_size` (in `malloc.h`, which the Glibc module does not export).
-    @_silgen_name("malloc_usable_size")
-    private func mallocUsableSize(_ pointer: UnsafeRawPointer) -> Int
-#endif
-
 /// The future keeps no consumer counters of its own: until a consumer asks for cancellation while others
 /// still wait, its consumers are its list's live consumer entries; from that ask on, a `ConsumerTally` at the
 /// front of the list counts them. These tests walk each transition of that bookkeeping against the G8 rule
@@ -105,9 +99,7 @@ struct ConsumerTallyTests {
         /// A pending `Future<Int, Never>` fits a 48-byte glibc chunk (40 usable bytes): the state is 17 raw bytes
         /// and the flags two (Future+Storage.swift), and the cell holds no counters.
         @Test func aPendingFutureOfIntFitsA48ByteChunk() {
-            let future = Future<Int, Never>()
-            let usable = mallocUsableSize(Unmanaged.passUnretained(future).toOpaque())
-            #expect(usable <= 40)
+            #expect(smallestHeapBlock { Future<Int, Never>() } <= 40)
         }
     #endif
 }

@@ -3,12 +3,6 @@ import Testing
 
 @testable import Futures
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 @Suite("Promise: a small object that names where it was made")
 struct PromiseTests {
     @Test func aDroppedPromiseIsReportedWithTheFileAndLineWhereItWasCreated() {
@@ -46,9 +40,12 @@ struct PromiseTests {
     /// and a `UInt` made it 56 bytes in a 64-byte chunk.
     @Test func aPromiseIsAFortyByteAllocation() {
         #expect(MemoryLayout<CallSite>.size == 16)
-        let promise = Promise<Int, Never>()
-        #expect(allocatedBytes(promise) <= 40)
-        promise.success(1)
+        #expect(
+            smallestHeapBlock {
+                let promise = Promise<Int, Never>()
+                promise.success(1)
+                return promise
+            } <= 40)
     }
 }
 
@@ -134,21 +131,3 @@ extension PromiseTests {
         #expect(line == 5)
     }
 }
-
-/// The usable size of the heap block holding `object` (what the allocator gave for its request).
-private func allocatedBytes(_ object: AnyObject) -> Int {
-    let pointer = Unmanaged.passUnretained(object).toOpaque()
-    #if canImport(Glibc)
-        return glibcMallocUsableSize(pointer)
-    #elseif canImport(Darwin)
-        return malloc_size(pointer)
-    #else
-        return 0
-    #endif
-}
-
-#if canImport(Glibc)
-    /// glibc's `malloc_usable_size` (declared in `<malloc.h>`, which the Glibc module does not export).
-    @_silgen_name("malloc_usable_size")
-    private func glibcMallocUsableSize(_ pointer: UnsafeMutableRawPointer) -> Int
-#endif
