@@ -22,6 +22,8 @@ WORKLOADS = [
     ("W1One", "completed future, 1 map, observe (immediate)"),
     ("W1", "completed future, 3 maps, observe (immediate)"),
     ("W2s", "pending promise, 3 maps, observe, complete (same thread)"),
+    ("W1Task", "W1 on the Bolts face: a succeeded BFTask, 3 continuations, observe (immediate executor)"),
+    ("W2sTask", "W2s on the Bolts face: a completion source, 3 continuations, observe, set (same thread)"),
     ("W2One", "pending promise, 1 block on a serial queue, complete, wait"),
     ("W2", "pending promise, 3 blocks on a serial queue, complete, wait"),
     ("W3a", "10,000 pending promises, 1 callback each, completed from another thread"),

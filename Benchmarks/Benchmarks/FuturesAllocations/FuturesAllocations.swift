@@ -9,6 +9,8 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesW1()
     registerFuturesW1One()
     registerFuturesW2s()
+    registerFuturesW1Task()
+    registerFuturesW2sTask()
     registerFuturesW2()
     registerFuturesW2One()
     registerFuturesW3a()

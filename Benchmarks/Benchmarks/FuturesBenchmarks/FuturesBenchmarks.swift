@@ -17,6 +17,8 @@ let benchmarks: @Sendable () -> Void = {
     registerCompetitorsW1()
     registerFuturesW2s()
     registerCompetitorsW2s()
+    registerFuturesW1Task()
+    registerFuturesW2sTask()
     registerFuturesW2()
     registerFuturesW2One()
     registerCompetitorsW2()

@@ -13,6 +13,10 @@ import NIOEmbedded
 import NaiveReference
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 let arguments = CommandLine.arguments
 let workload = arguments.count > 1 ? arguments[1] : "W1"
 let count = arguments.count > 2 ? Int(arguments[2])! : 100_000
@@ -119,6 +123,58 @@ case "Streams":  // one value through map + withFilter to one subscriber
         .onSuccess(context: immediateExecutionContext) { consume($0) }
     for value in 0..<count { promise.success(value) }
     promise.finish()
+case "W1Modes":  // W1's two speeds (BENCHMARKS.md, round 6): chunks of N on fresh threads, a sleep between chunks
+    for _ in 0..<4 {
+        var thread = pthread_t()
+        pthread_create(&thread, nil, w1ModesThread, nil)
+        pthread_join(thread, nil)
+    }
+case "Value":  // reading a settled future's value
+    let settled = Future<Int, Never>(value: 1)
+    for _ in 0..<count { consume(settled.value!) }
+case "Error":  // reading a settled failure's error
+    struct Failed: Error {}
+    let settled = Future<Int, Failed>(error: Failed())
+    for _ in 0..<count { consume(settled.error == nil ? 0 : 1) }
+case "TaskResult":  // a succeeded BFTask made and read
+    for index in 0..<count { consume(BFTask(result: index).result!) }
+case "W1Task":  // W1 on the Bolts face: a succeeded task, three immediate continuations, an observer
+    for _ in 0..<count {
+        let first = BFTask(result: 1)
+        let second = first.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+        let third = second.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+        let fourth = third.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+        fourth.continueWith(executor: .immediate) { (task: BFTask<Int>) in consume(task.result!) }
+    }
+case "W2sTask":  // W2s on the Bolts face: a completion source, three continuations, an observer, then set
+    for _ in 0..<count {
+        let source = BFTaskCompletionSource<Int>()
+        let second = source.task.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+        let third = second.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+        let fourth = third.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+        fourth.continueWith(executor: .immediate) { (task: BFTask<Int>) in consume(task.result!) }
+        source.set(result: 1)
+    }
+case "W1Deferred":  // W1 on the Deferred face: a unit, three maps, run and observe
+    for _ in 0..<count {
+        Deferred<Int, Never>.unit(1).map { $0 + 1 }.map { $0 + 1 }.map { $0 + 1 }
+            .execute { if case .success(let v) = $0 { consume(v) } }
+    }
+case "Recover":  // a failed future recovered and observed (immediate)
+    struct Failed: Error {}
+    for _ in 0..<count {
+        Future<Int, Failed>(error: Failed()).recover(context: immediateExecutionContext) { _ in 1 }
+            .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v) } }
+    }
+case "Zip":  // two pending promises zipped, observed, then completed
+    for _ in 0..<count {
+        let first = Promise<Int, Never>()
+        let second = Promise<Int, Never>()
+        first.future.zip(second.future)
+            .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v.0 + v.1) } }
+        first.success(1)
+        second.success(2)
+    }
 case "W1One":
     for _ in 0..<count {
         Future<Int, Never>(value: 1)
@@ -261,3 +317,38 @@ default:
     fatalError("unknown workload \(workload)")
 }
 print("\(workload) × \(count): done (\(sink.load(ordering: .relaxed)))")
+
+/// Nanoseconds per run of `body`, `count` runs.
+@inline(never)
+nonisolated func nanoseconds(_ count: Int, _ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<count { body() }
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count)
+}
+
+@inline(never)
+nonisolated func makeSettledFuture() -> Future<Int, Never> { Future(value: 1) }
+
+/// One thread of `W1Modes`: eight chunks, each after a 20 ms sleep, printing W1, the creation and release
+/// of one settled future, and SwiftNIO's W1, in ns per operation.
+nonisolated func w1ModesThread(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let count = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2])! : 100_000
+    let loop = EmbeddedEventLoop()
+    for chunk in 0..<8 {
+        if chunk > 0 { usleep(20_000) }
+        let w1 = nanoseconds(count) {
+            Future<Int, Never>(value: 1)
+                .map(immediateExecutionContext) { $0 + 1 }
+                .map(immediateExecutionContext) { $0 + 1 }
+                .map(immediateExecutionContext) { $0 + 1 }
+                .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v) } }
+        }
+        let future = nanoseconds(count) { consume(ObjectIdentifier(makeSettledFuture()).hashValue & 1) }
+        let nio = nanoseconds(count) {
+            loop.makeSucceededFuture(1).map { $0 + 1 }.map { $0 + 1 }.map { $0 + 1 }
+                .whenComplete { if case .success(let v) = $0 { consume(v) } }
+        }
+        print("W1 \(Int(w1)) ns  one future \(Int(future)) ns  NIO W1 \(Int(nio)) ns")
+    }
+    return nil
+}

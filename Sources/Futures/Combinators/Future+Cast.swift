@@ -3,6 +3,7 @@ extension Future {
     ///
     /// No closure of yours runs; a failure passes through unchanged. Completed at once when this future
     /// is. Cancellation requests on the returned future are forwarded to this one.
+    @inlinable
     public func asVoid() -> Future<Void, E> {
         map(immediateExecutionContext) { _ in () }
     }
@@ -12,6 +13,7 @@ extension Future {
     /// The cast happens on the thread that completes this future (at once when it is completed). A value
     /// or error that does not have the requested type **traps**, as `as!` does: use it only where the
     /// type is known, e.g. to undo a type erasure. Cancellation requests are forwarded to this future.
+    @inlinable
     public func forceType<U, E1: Error>() -> Future<U, E1> {
         @Sendable func cast(_ result: Result<T, E>) -> Result<U, E1> {
             switch result {

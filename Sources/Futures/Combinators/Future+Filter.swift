@@ -11,6 +11,7 @@ extension Future {
     /// ```swift
     /// Future<Int, Never>(value: 3).filter { $0 > 5 }  // fails with .noSuchElement
     /// ```
+    @inlinable
     public func filter(
         _ p: @escaping @Sendable (T) -> Bool, file: StaticString = #fileID, line: UInt = #line
     ) -> Future<T, BrightFuturesError<E>> {

@@ -4,6 +4,7 @@ extension Future {
     /// It fails with the outer future's error if the outer future fails, else with the inner one's. No
     /// closure of yours runs. Cancellation requests on the returned future are forwarded to the outer
     /// future while it is pending, then to the inner one (never the pending inner future itself is returned).
+    @inlinable
     public func flatten<U>() -> Future<U, E> where T == Future<U, E> {
         if let inner = ifCompleted({ result -> Future<U, E> in
             switch result {

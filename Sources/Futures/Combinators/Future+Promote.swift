@@ -4,6 +4,7 @@ extension Future where E == Never {
     ///
     /// Safe: the result is the same success. No closure of yours runs. Completed at once when this
     /// future is. Cancellation requests are forwarded to this future.
+    @inlinable
     public func promoteError<E1: Error>() -> Future<T, E1> {
         if let promoted = ifCompleted({ result -> Future<T, E1> in
             switch result {
@@ -25,6 +26,7 @@ extension Future where T == Never {
     ///
     /// Safe: the result is the same failure. No closure of yours runs. Completed at once when this
     /// future is. Cancellation requests are forwarded to this future.
+    @inlinable
     public func promoteValue<U>() -> Future<U, E> {
         if let promoted = ifCompleted({ result -> Future<U, E> in
             switch result {

@@ -18,6 +18,7 @@ extension Future {
     ///   - task: Produces the replacement value for the error.
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
+    @inlinable
     public func recover(
         context: ExecutionContext = defaultContext(),
         task: @escaping @Sendable (E) -> T,
@@ -45,6 +46,7 @@ extension Future {
     /// ``recover(context:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
     ///
     /// `task` runs inside `context`, only if this future fails.
+    @inlinable
     public func recover(
         context: @escaping ExecutionContextFunction,
         task: @escaping @Sendable (E) -> T,
@@ -67,6 +69,7 @@ extension Future {
     ///   - task: Returns the future to recover with.
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
+    @inlinable
     public func recoverWith<E1: Error>(
         context: ExecutionContext = defaultContext(),
         task: @escaping @Sendable (E) -> Future<T, E1>,
@@ -94,6 +97,7 @@ extension Future {
     /// ``recoverWith(context:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
     ///
     /// `task` runs inside `context`, only if this future fails.
+    @inlinable
     public func recoverWith<E1: Error>(
         context: @escaping ExecutionContextFunction,
         task: @escaping @Sendable (E) -> Future<T, E1>,

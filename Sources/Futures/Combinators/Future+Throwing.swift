@@ -238,6 +238,7 @@ extension Future where E == any Error {
     /// - Parameters:
     ///   - context: Where the hand-over callback runs; ``defaultContext()`` if omitted.
     ///   - dependent: The future whose result this one takes.
+    @inlinable
     public convenience init(context: ExecutionContext = defaultContext(), dependent: Future<T, any Error>) {
         self.init()
         let registration = dependent.whenComplete(context) { [self] result in self.complete(result) }
@@ -252,6 +253,7 @@ extension Promise {
     ///   - context: Where the hand-over runs; ``defaultContext()`` if omitted.
     ///   - future: The future whose result completes this promise. If the promise was completed
     ///     meanwhile, the later result is ignored and reported, as with ``complete(_:file:line:)``.
+    @inlinable
     public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, E>) {
         let registration = future.whenComplete(context) { [self] result in self.complete(result) }
         self.future.forwardsCancellation(to: future, after: registration)
@@ -262,7 +264,7 @@ extension Future where E == any Error {
     /// Completes this future with the result of the future `makeFuture` returns, or fails it with the
     /// error `makeFuture` throws. Shared by the throwing continuations (`flatMap`, `recoverWith`, Bolts'
     /// task-returning blocks).
-    @usableFromInline
+    @inlinable
     func completeWith(_ makeFuture: () throws -> Future<T, any Error>) {
         do {
             completeWith(try makeFuture())

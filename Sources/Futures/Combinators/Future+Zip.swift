@@ -13,6 +13,7 @@ extension Future {
     ///     // a is 1, b is 2
     /// }
     /// ```
+    @inlinable
     public func zip<U>(_ other: Future<U, E>, file: StaticString = #fileID, line: UInt = #line) -> Future<(T, U), E> {
         let ready = ifCompleted { result -> Result<(T, U), E>? in
             switch result {
@@ -49,11 +50,16 @@ extension Future {
 
 /// What `zip` knows so far. The receiver's failure wins at once; `other`'s counts only after the receiver
 /// succeeded (BrightFutures' rule), whatever the order in which they complete.
+@usableFromInline
 struct ZipPair<T: Sendable, U: Sendable, E: Error>: Sendable {
-    var value: T?
-    var otherResult: Result<U, E>?
-    var decided = false
+    @usableFromInline var value: T?
+    @usableFromInline var otherResult: Result<U, E>?
+    @usableFromInline var decided = false
 
+    @inlinable
+    init() {}
+
+    @inlinable
     mutating func receiverCompleted(_ result: Result<T, E>) -> Result<(T, U), E>? {
         guard !decided else { return nil }
         switch result {
@@ -70,6 +76,7 @@ struct ZipPair<T: Sendable, U: Sendable, E: Error>: Sendable {
         }
     }
 
+    @inlinable
     mutating func otherCompleted(_ result: Result<U, E>) -> Result<(T, U), E>? {
         guard !decided else { return nil }
         guard let value else {

@@ -43,11 +43,13 @@ public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, Cu
     }
 
     /// The value, or `nil` while pending.
+    @inlinable
     public var result: Value? {
         future.value
     }
 
     /// `true` once the value has arrived.
+    @inlinable
     public var isCompleted: Bool {
         future.isCompleted
     }

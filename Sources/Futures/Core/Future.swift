@@ -292,12 +292,14 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// The value if completed successfully, else `nil`.
+    @inlinable
     public final var value: T? {
         if case .success(let value) = result { return value }
         return nil
     }
 
     /// The error if completed with a failure, else `nil`.
+    @inlinable
     public final var error: E? {
         if case .failure(let error) = result { return error }
         return nil
@@ -320,9 +322,11 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     /// `true` if completed successfully.
+    @inlinable
     public final var isSuccess: Bool { value != nil }
 
     /// `true` if completed with a failure.
+    @inlinable
     public final var isFailure: Bool { error != nil }
 
     // MARK: - Core operations (internal; every face of the library is built on these)

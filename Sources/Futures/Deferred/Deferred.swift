@@ -35,9 +35,10 @@
 /// A `Deferred` is an immutable value: share and execute it from any thread.
 public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// The last step of the chain; it links to the steps before it.
-    private let node: DeferredNode<T, E>
+    @usableFromInline let node: DeferredNode<T, E>
 
-    private init(node: DeferredNode<T, E>) {
+    @inlinable
+    init(node: DeferredNode<T, E>) {
         self.node = node
     }
 
@@ -55,6 +56,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     ///     DispatchQueue.global().async { complete(.success(42)) }
     /// }
     /// ```
+    @inlinable
     public init(
         file: StaticString = #fileID,
         line: UInt = #line,
@@ -81,16 +83,19 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// This is how hot, cancellable work becomes lazy and repeatable: a cancellation request on the
     /// future returned by ``run()`` is a request on `makeFuture`'s future itself.
     /// `makeFuture` runs on the thread that starts the execution.
+    @inlinable
     public init(starting makeFuture: @escaping @Sendable () -> Future<T, E>) {
         self.node = DeferredNode(parent: nil) { _ in startOnTrampoline(makeFuture) }
     }
 
     /// A deferred computation that succeeds with `value` each time it is executed (the blog's `unit`).
+    @inlinable
     public static func unit(_ value: T) -> Deferred<T, E> {
         Deferred(node: DeferredNode(parent: nil) { _ in Future(value: value) })
     }
 
     /// A deferred computation that fails with `error` each time it is executed.
+    @inlinable
     public static func failure(_ error: E) -> Deferred<T, E> {
         Deferred(node: DeferredNode(parent: nil) { _ in Future(error: error) })
     }
@@ -102,6 +107,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// Each call starts a new, independent execution. Requesting cancellation of the returned future
     /// (``Future/requestCancellation()``) reaches the step of the chain that is running; how and whether
     /// that step stops is up to the step (a trunk cannot observe it; ``init(starting:)`` can).
+    @inlinable
     public func run() -> Future<T, E> {
         node.run()
     }
@@ -111,6 +117,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// - Parameters:
     ///   - context: Where `callback` runs; by default on the thread that delivers the result.
     ///   - callback: Receives the result of this execution, exactly once.
+    @inlinable
     public func execute(
         _ context: ExecutionContext = immediateExecutionContext,
         callback: @escaping @Sendable (Result<T, E>) -> Void
@@ -123,6 +130,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// A deferred computation that, when executed, executes this one and transforms its value with `f`.
     ///
     /// `f` runs on the thread that delivered the value; a failure passes through (`f` does not run).
+    @inlinable
     public func map<U>(_ f: @escaping @Sendable (T) -> U) -> Deferred<U, E> {
         chain { source, target in
             source.whenComplete(immediateExecutionContext) { target.complete($0.map(f)) }
@@ -134,13 +142,16 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     ///
     /// `f` runs on the thread that delivered the value; a failure of either step is the result (and
     /// `f` does not run after a failure). A cancellation request reaches whichever step is running.
+    @inlinable
     public func flatMap<U>(_ f: @escaping @Sendable (T) -> Deferred<U, E>) -> Deferred<U, E> {
         chain { source, target in
             source.whenComplete(immediateExecutionContext) { result in
                 switch result {
                 case .success(let value):
                     let next = f(value).run()
-                    target.onCancellationRequested { [weak next] in next?.requestCancellation() }
+                    if !next.isKnownCompleted {
+                        target.onCancellationRequested { [weak next] in next?.requestCancellation() }
+                    }
                     target.completeWith(next)
                 case .failure(let error):
                     target.complete(.failure(error))
@@ -152,6 +163,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// A deferred computation that, when executed, transforms this one's error with `f`.
     ///
     /// `f` runs on the thread that delivered the error; a success passes through unchanged.
+    @inlinable
     public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1) -> Deferred<T, E1> {
         chain { source, target in
             source.whenComplete(immediateExecutionContext) { target.complete($0.mapError(f)) }
@@ -162,7 +174,8 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// `target` from it. Cancellation requests on `target` are forwarded to `source`.
     ///
     /// The start is trampolined, so executing a chain of any length nests a bounded number of frames.
-    private func chain<U, E1>(
+    @inlinable
+    func chain<U, E1>(
         _ wire: @escaping @Sendable (_ source: Future<T, E>, _ target: Future<U, E1>) -> Void
     ) -> Deferred<U, E1> {
         // The step receives its parent as an argument instead of capturing it, so the chain is a plain
@@ -173,7 +186,11 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
                 let target = Future<U, E1>()
                 let begin = {
                     let future = source.run()
-                    target.onCancellationRequested { [weak future] in future?.requestCancellation() }
+                    // A completed future ignores cancellation requests: nothing to forward (and no weak
+                    // reference to make) then.
+                    if !future.isKnownCompleted {
+                        target.onCancellationRequested { [weak future] in future?.requestCancellation() }
+                    }
                     wire(future, target)
                 }
                 Trampoline.run(begin, orQueue: begin)
@@ -187,7 +204,8 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
 /// When the trampoline is already at its depth limit, the call is queued (it runs when the outermost
 /// trampoline frame of this thread unwinds) and a stand-in future is returned at once: it completes with
 /// `makeFuture`'s future and passes cancellation requests on to it.
-private func startOnTrampoline<T, E>(_ makeFuture: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
+@inlinable
+func startOnTrampoline<T, E>(_ makeFuture: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
     var started: Future<T, E>?
     Trampoline.run({ started = makeFuture() }, orQueue: queuedStart(makeFuture, standIn: &started))
     return started!
@@ -195,7 +213,8 @@ private func startOnTrampoline<T, E>(_ makeFuture: @escaping @Sendable () -> Fut
 
 /// The queued form of ``startOnTrampoline(_:)``: stores a stand-in future in `standIn` and returns the
 /// job that starts `makeFuture` and completes the stand-in with its future.
-private func queuedStart<T, E>(
+@inlinable
+func queuedStart<T, E>(
     _ makeFuture: @escaping @Sendable () -> Future<T, E>,
     standIn: inout Future<T, E>?
 ) -> () -> Void {
@@ -210,11 +229,13 @@ private func queuedStart<T, E>(
 
 /// A link of a ``Deferred`` chain: it keeps the steps before it alive and unlinks them iteratively
 /// when released, so dropping a chain of any length uses bounded stack space.
+@usableFromInline
 class DeferredLink: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `parent` is set in `init` and mutated only in `deinit`, where
     // no other thread can reach this object, and (in the loop) on links this deinit uniquely owns.
-    fileprivate var parent: DeferredLink?
+    @usableFromInline var parent: DeferredLink?
 
+    @usableFromInline
     init(parent: DeferredLink?) {
         self.parent = parent
     }
@@ -232,16 +253,19 @@ class DeferredLink: @unchecked Sendable {
 }
 
 /// A step of a ``Deferred`` chain: how to start it, given the step before it.
+@usableFromInline
 final class DeferredNode<T: Sendable, E: Error>: DeferredLink, @unchecked Sendable {
     // `@unchecked Sendable`: see ``DeferredLink``; `start` is immutable and `@Sendable`.
-    private let start: @Sendable (_ parent: DeferredLink?) -> Future<T, E>
+    @usableFromInline let start: @Sendable (_ parent: DeferredLink?) -> Future<T, E>
 
+    @inlinable
     init(parent: DeferredLink?, start: @escaping @Sendable (_ parent: DeferredLink?) -> Future<T, E>) {
         self.start = start
         super.init(parent: parent)
     }
 
     /// Starts one execution of the chain ending here.
+    @inlinable
     func run() -> Future<T, E> {
         start(parent)
     }

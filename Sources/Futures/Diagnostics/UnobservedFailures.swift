@@ -58,8 +58,12 @@ extension FuturesDiagnostics {
     @usableFromInline
     @inline(never)
     static func recordFailureOrigin<T, E>(_ future: Future<T, E>, site: CallSite) {
-        guard _isDebugAssertConfiguration(), unobservedFailures != .off else { return }
-        FutureExtras.update(future) { $0.origin = site }
+        // `#if DEBUG` (set by SwiftPM for debug builds) rather than `_isDebugAssertConfiguration()`, whose
+        // constant `false` makes optimised builds warn that the rest never runs.
+        #if DEBUG
+            guard unobservedFailures != .off else { return }
+            FutureExtras.update(future) { $0.origin = site }
+        #endif
     }
 }
 

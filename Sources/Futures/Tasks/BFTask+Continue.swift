@@ -39,6 +39,7 @@ extension BFTask {
     ///   - cancellationToken: Checked just before `block` would run: if cancellation was requested,
     ///     `block` does not run and the new task is cancelled.
     /// - Returns: A task completed with `block`'s outcome.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
@@ -46,7 +47,10 @@ extension BFTask {
         block: @escaping @Sendable (BFTask<T>) throws -> U,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<U> {
-        continuation(executor, cancellationToken) { next, task in
+        if let now = continuedNow(executor, cancellationToken, { task, _ in Self.settled { try block(task) } }) {
+            return now
+        }
+        return continuation(executor, cancellationToken) { next, task in
             next.complete(Result { try block(task) })
         }
     }
@@ -61,19 +65,24 @@ extension BFTask {
     ///   - cancellationToken: Checked just before `block` would run: if cancellation was requested,
     ///     `block` does not run and the new task is cancelled.
     /// - Returns: A task with the outcome of `block`'s task.
+    @inlinable
     @discardableResult
     public func continueWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
         block: @escaping @Sendable (BFTask<T>) throws -> Next,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<Next.TaskResult> {
-        continuation(executor, cancellationToken) { next, task in
+        if let now = continuedNow(executor, cancellationToken, { task, _ in Self.chained { try block(task).bfTask } }) {
+            return now
+        }
+        return continuation(executor, cancellationToken) { next, task in
             Self.chain(next) { try block(task).bfTask }
         }
     }
 
     /// The value form of `continueWith` with the token before the block, so the block can be a
     /// trailing closure: `task.continueWith(cancellationToken: token) { task in … }`.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
@@ -85,6 +94,7 @@ extension BFTask {
     }
 
     /// The chaining form of `continueWith` with the token before the block (trailing-closure friendly).
+    @inlinable
     @discardableResult
     public func continueWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
@@ -116,6 +126,7 @@ extension BFTask {
     ///   - cancellationToken: Checked first: if cancellation was requested when this task completes,
     ///     the new task is cancelled (even if this one faulted).
     /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
@@ -123,7 +134,13 @@ extension BFTask {
         block: @escaping @Sendable (T) throws -> U,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<U> {
-        continuation(executor, cancellationToken) { next, task in
+        if let now = continuedNow(
+            executor, cancellationToken,
+            { _, result in Self.onSuccess(result) { value in Self.settled { try block(value) } } }
+        ) {
+            return now
+        }
+        return continuation(executor, cancellationToken) { next, task in
             task.withValue(passingFailureTo: next) { value in next.complete(Result { try block(value) }) }
         }
     }
@@ -137,19 +154,27 @@ extension BFTask {
     ///     the new task, throwing faults it.
     ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
     /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
+    @inlinable
     @discardableResult
     public func continueOnSuccessWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
         block: @escaping @Sendable (T) throws -> Next,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<Next.TaskResult> {
-        continuation(executor, cancellationToken) { next, task in
+        if let now = continuedNow(
+            executor, cancellationToken,
+            { _, result in Self.onSuccess(result) { value in Self.chained { try block(value).bfTask } } }
+        ) {
+            return now
+        }
+        return continuation(executor, cancellationToken) { next, task in
             task.withValue(passingFailureTo: next) { value in Self.chain(next) { try block(value).bfTask } }
         }
     }
 
     /// The value-receiving `continueOnSuccessWith` with the token before the block, so the block can
     /// be a trailing closure.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
@@ -161,6 +186,7 @@ extension BFTask {
     }
 
     /// The value-receiving, chaining `continueOnSuccessWith` with the token before the block.
+    @inlinable
     @discardableResult
     public func continueOnSuccessWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
@@ -181,13 +207,20 @@ extension BFTask {
     ///   - block: Receives the error and returns a replacement result, or throws (faulting the new task
     ///     with the thrown error; a cancellation error cancels it).
     ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
+    @inlinable
     @discardableResult
     public func continueOnErrorWith(
         executor: BFExecutor = .default,
         block: @escaping @Sendable (any Error) throws -> T,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<T> {
-        continuation(executor, cancellationToken) { next, task in
+        if let now = continuedNow(
+            executor, cancellationToken,
+            { task, _ in task.error.map { error in Self.settled { try block(error) } } ?? task.future }
+        ) {
+            return now
+        }
+        return continuation(executor, cancellationToken) { next, task in
             if let error = task.error {
                 next.complete(Result { try block(error) })
             } else {
@@ -198,13 +231,20 @@ extension BFTask {
 
     /// Runs `block` with the error if this task faults and continues with the task it returns
     /// (Bolts-Swift's `continueOnErrorWithTask`); a success or a cancellation passes straight through.
+    @inlinable
     @discardableResult
     public func continueOnErrorWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
         block: @escaping @Sendable (any Error) throws -> Next,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<T> where Next.TaskResult == T {
-        continuation(executor, cancellationToken) { next, task in
+        if let now = continuedNow(
+            executor, cancellationToken,
+            { task, _ in task.error.map { error in Self.chained { try block(error).bfTask } } ?? task.future }
+        ) {
+            return now
+        }
+        return continuation(executor, cancellationToken) { next, task in
             if let error = task.error {
                 Self.chain(next) { try block(error).bfTask }
             } else {
@@ -217,11 +257,63 @@ extension BFTask {
 
     /// Completes `next` with the outcome of the task `makeTask` returns (chaining without nesting), or
     /// fails it with the error `makeTask` throws.
+    /// The fast path of every continuation, the combinators' (``Future/ifCompleted(_:)``): on the
+    /// immediate executor, a completed task runs `step` right here, through the trampoline, as the
+    /// callback that ``continuation(_:_:_:)`` registers would, and the new task is what `step` returns.
+    /// `nil`, with nothing run, when the task is pending, the executor is another one, or the trampoline
+    /// has no frame left: the caller then registers the continuation. The token is checked first, as in
+    /// the callback. No registration and no weak reference: a completed task ignores cancellation
+    /// requests, and a callback it never stores cannot keep it alive.
+    @inlinable
+    func continuedNow<U>(
+        _ executor: BFExecutor,
+        _ token: BFCancellationToken?,
+        _ step: (BFTask<T>, Result<T, any Error>) -> Future<U, any Error>
+    ) -> BFTask<U>? {
+        guard executor.context.isImmediate else { return nil }
+        return future.ifCompleted { result in
+            if token?.isCancellationRequested == true { return BFTask<U>.cancelled() }
+            return BFTask<U>(future: step(self, result))
+        }
+    }
+
+    /// The fast path's outcome of a block that returns a value: settled with it, or faulted with what
+    /// it throws (a cancellation error cancels).
+    @inlinable
+    static func settled<U>(_ block: () throws -> U) -> Future<U, any Error> {
+        Future(result: Result { try block() })
+    }
+
+    /// The fast path's outcome of a block that returns a task: that task's outcome (``Future/following(_:)``:
+    /// the task itself once completed, as one of its consumers otherwise), or faulted with what it throws.
+    @inlinable
+    static func chained<U>(_ block: () throws -> BFTask<U>) -> Future<U, any Error> {
+        do {
+            return Future.following(try block().future)
+        } catch {
+            return Future(error: error)
+        }
+    }
+
+    /// The fast path of the success blocks: runs `body` with the value; a fault or a cancellation passes
+    /// straight through.
+    @inlinable
+    static func onSuccess<U>(
+        _ result: Result<T, any Error>, _ body: (T) -> Future<U, any Error>
+    ) -> Future<U, any Error> {
+        switch result {
+        case .success(let value): return body(value)
+        case .failure(let error): return Future(error: error)
+        }
+    }
+
+    @inlinable
     static func chain<U>(_ next: Future<U, any Error>, _ makeTask: () throws -> BFTask<U>) {
         next.completeWith { try makeTask().future }
     }
 
     /// Runs `body` with this completed task's value; a fault or cancellation goes straight to `next`.
+    @inlinable
     func withValue<U>(passingFailureTo next: Future<U, any Error>, _ body: (T) -> Void) {
         switch future.result {
         case .success(let value):
@@ -248,6 +340,7 @@ extension BFTask {
     /// Memory: the callback stored in this task's cell does not capture the cell (it holds it weakly
     /// and receives it back when it runs), so a pending task that is abandoned releases its
     /// continuations and the tasks they would have completed.
+    @inlinable
     func continuation<U>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
@@ -291,6 +384,7 @@ extension BFTaskProtocol {
     ///     with `()`); throwing faults it (a cancellation error cancels it).
     ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
     /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
@@ -298,7 +392,15 @@ extension BFTaskProtocol {
         block: @escaping @Sendable (BFTask<TaskResult>) throws -> U,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<U> {
-        bfTask.continuation(executor, cancellationToken) { next, task in
+        if let now = bfTask.continuedNow(
+            executor, cancellationToken,
+            { task, result in
+                BFTask<TaskResult>.onSuccess(result) { _ in BFTask<TaskResult>.settled { try block(task) } }
+            }
+        ) {
+            return now
+        }
+        return bfTask.continuation(executor, cancellationToken) { next, task in
             task.withValue(passingFailureTo: next) { _ in next.complete(Result { try block(task) }) }
         }
     }
@@ -313,19 +415,29 @@ extension BFTaskProtocol {
     ///     `BFTask.cancelled()` cancels the new task, throwing faults it.
     ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
     /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
+    @inlinable
     @discardableResult
     public func continueOnSuccessWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
         block: @escaping @Sendable (BFTask<TaskResult>) throws -> Next,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<Next.TaskResult> {
-        bfTask.continuation(executor, cancellationToken) { next, task in
+        if let now = bfTask.continuedNow(
+            executor, cancellationToken,
+            { task, result in
+                BFTask<TaskResult>.onSuccess(result) { _ in BFTask<TaskResult>.chained { try block(task).bfTask } }
+            }
+        ) {
+            return now
+        }
+        return bfTask.continuation(executor, cancellationToken) { next, task in
             task.withValue(passingFailureTo: next) { _ in BFTask<TaskResult>.chain(next) { try block(task).bfTask } }
         }
     }
 
     /// The task-receiving `continueOnSuccessWith` with the token before the block, so the block can be
     /// a trailing closure.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
@@ -337,6 +449,7 @@ extension BFTaskProtocol {
     }
 
     /// The task-receiving, chaining `continueOnSuccessWith` with the token before the block.
+    @inlinable
     @discardableResult
     public func continueOnSuccessWith<Next: BFTaskProtocol>(
         executor: BFExecutor = .default,
@@ -353,6 +466,7 @@ extension BFTask {
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` (at once, on this thread) if omitted.
     ///   - block: Returns the value, or throws to fault the task (a cancellation error cancels it).
+    @inlinable
     @_disfavoredOverload
     public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> T) {
         self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
@@ -360,6 +474,7 @@ extension BFTask {
 
     /// Starts `block` on `executor` and returns a task that completes when the task `block` returns does
     /// (preferred over the value form when `block` returns a task, so tasks never nest).
+    @inlinable
     public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> BFTask<T>) {
         self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
     }

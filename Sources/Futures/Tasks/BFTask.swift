@@ -25,17 +25,20 @@ public struct BFTask<T: Sendable>: Sendable {
     /// The core cell: this task as a future. Cancelled ⇄ failed with ``FuturesError/cancelled``.
     public let future: Future<T, any Error>
 
+    @inlinable
     init(future: Future<T, any Error>) {
         self.future = future
     }
 
     /// Creates a task that has already succeeded with `result` (Bolts' `taskWithResult:`).
+    @inlinable
     public init(result: T) {
         self.future = Future(value: result)
     }
 
     /// Creates a task that has already faulted with `error` (Bolts' `taskWithError:`); a cancellation
     /// error gives a cancelled task.
+    @inlinable
     public init(error: any Error) {
         self.future = Future(error: error)
     }
@@ -48,28 +51,33 @@ public struct BFTask<T: Sendable>: Sendable {
     // MARK: - State
 
     /// The value, if the task succeeded; otherwise `nil`.
+    @inlinable
     public var result: T? {
         future.value
     }
 
     /// The error, if the task faulted; `nil` while pending, on success, and when cancelled.
+    @inlinable
     public var error: (any Error)? {
         guard let error = future.error, !isCancellationError(error) else { return nil }
         return error
     }
 
     /// `true` if the task was cancelled.
+    @inlinable
     public var isCancelled: Bool {
         guard let error = future.error else { return false }
         return isCancellationError(error)
     }
 
     /// `true` if the task failed with an error (not cancellation).
+    @inlinable
     public var isFaulted: Bool {
         error != nil
     }
 
     /// `true` once the task has succeeded, faulted or been cancelled.
+    @inlinable
     public var isCompleted: Bool {
         future.isCompleted
     }

@@ -22,47 +22,55 @@
 /// Consumers can ask the producer to stop with `Future(task).requestCancellation()` (or
 /// `task.future.requestCancellation()`); the producer observes it through ``cancellationToken``.
 public final class BFTaskCompletionSource<T: Sendable>: Sendable {
-    private let promise: Promise<T, any Error>
+    @usableFromInline let promise: Promise<T, any Error>
 
     /// Creates a source with a pending task. `file` and `line` name it in diagnostics.
+    @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.promise = Promise(file: file, line: line)
     }
 
     /// The task this source completes.
+    @inlinable
     public var task: BFTask<T> {
         BFTask(future: promise.future)
     }
 
     /// Completes the task successfully with `result`. Setting a completed task is ignored and reported.
+    @inlinable
     public func set(result: T, file: StaticString = #fileID, line: UInt = #line) {
         promise.complete(.success(result), file: file, line: line)
     }
 
     /// Faults the task with `error` (a cancellation error cancels it). Setting a completed task is
     /// ignored and reported.
+    @inlinable
     public func set(error: any Error, file: StaticString = #fileID, line: UInt = #line) {
         promise.complete(.failure(error), file: file, line: line)
     }
 
     /// Cancels the task. Cancelling a completed task is ignored and reported.
+    @inlinable
     public func cancel(file: StaticString = #fileID, line: UInt = #line) {
         promise.complete(.failure(FuturesError.cancelled), file: file, line: line)
     }
 
     /// Completes the task with `result` unless it is completed; returns whether this call completed it.
+    @inlinable
     @discardableResult
     public func trySet(result: T) -> Bool {
         promise.trySuccess(result)
     }
 
     /// Faults the task with `error` unless it is completed; returns whether this call completed it.
+    @inlinable
     @discardableResult
     public func trySet(error: any Error) -> Bool {
         promise.tryFailure(error)
     }
 
     /// Cancels the task unless it is completed; returns whether this call completed it.
+    @inlinable
     @discardableResult
     public func trySetCancelled() -> Bool {
         promise.tryFailure(FuturesError.cancelled)
