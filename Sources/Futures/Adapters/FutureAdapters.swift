@@ -5,6 +5,7 @@
 /// ```swift
 /// let answer = future(6 * 7)
 /// ```
+@inlinable
 public func future<T: Sendable>(_ task: @autoclosure () -> T) -> Future<T, any Error> {
     Future(value: task())
 }
@@ -16,6 +17,7 @@ public func future<T: Sendable>(_ task: @autoclosure () -> T) -> Future<T, any E
 ///     `QueueContext.futuresDefault`, see ``ExecutionContext/futuresDefault``).
 ///   - task: The work; it runs once.
 /// - Returns: A future completed with `task`'s result.
+@inlinable
 public func future<T: Sendable>(
     context: ExecutionContext = defaultContext(),
     _ task: @escaping @Sendable () throws -> T
@@ -42,6 +44,7 @@ public func future<T: Sendable>(
 ///     func futureRequest() -> Future<Int, any Error> { future(method: request) }
 /// }
 /// ```
+@inlinable
 public func future<T: Sendable>(
     file: StaticString = #fileID,
     line: UInt = #line,
@@ -58,6 +61,7 @@ public func future<T: Sendable>(
 /// itself (`Future<Int?, any Error>`): then `(nil, nil)` is the successful value `nil`. A non-nil
 /// error fails the future; otherwise it succeeds with the value. The first call wins; later calls
 /// are reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``.
+@inlinable
 public func future<T: Sendable>(
     file: StaticString = #fileID,
     line: UInt = #line,
@@ -78,6 +82,7 @@ public func future<T: Sendable>(
 ///
 /// `method` is called at once with the completion handler; the first call wins (later calls are
 /// reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``).
+@inlinable
 public func future(
     file: StaticString = #fileID,
     line: UInt = #line,
@@ -98,6 +103,7 @@ public func future(
 ///
 /// `method` is called at once with the completion handler; the first call wins (later calls are
 /// reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``).
+@inlinable
 public func future<T: Sendable>(
     file: StaticString = #fileID,
     line: UInt = #line,
@@ -109,6 +115,7 @@ public func future<T: Sendable>(
 }
 
 /// The result for a `(value?, error?)` callback: value first, then error, else ``FuturesError/invalidValue``.
+@inlinable
 func adaptedResult<T>(_ value: T?, _ error: (any Error)?) -> Result<T, any Error> {
     if let value { return .success(value) }
     if let error { return .failure(error) }

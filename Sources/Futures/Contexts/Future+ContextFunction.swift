@@ -8,6 +8,7 @@ extension Future {
     /// Same as `onComplete(_:callback:)` with `ExecutionContext(context)`. `context` must run every task
     /// it is given (see ``ExecutionContext/init(_:)``): a dropped task also holds back the callbacks
     /// registered after it on this future.
+    @inlinable
     @discardableResult
     public func onComplete(
         _ context: @escaping ExecutionContextFunction,
@@ -19,6 +20,7 @@ extension Future {
     /// Registers `callback` to run with the value on success, on the context function `context`.
     ///
     /// Same as `onSuccess(_:callback:)` with `ExecutionContext(context)`; never runs on failure.
+    @inlinable
     @discardableResult
     public func onSuccess(
         _ context: @escaping ExecutionContextFunction,
@@ -30,6 +32,7 @@ extension Future {
     /// Registers `callback` to run with the error on failure, on the context function `context`.
     ///
     /// Same as `onFailure(_:callback:)` with `ExecutionContext(context)`; never runs on success.
+    @inlinable
     @discardableResult
     public func onFailure(
         _ context: @escaping ExecutionContextFunction,
@@ -42,6 +45,7 @@ extension Future {
     /// future's result (success or failure alike).
     ///
     /// Same as `andThen(context:callback:)` with `ExecutionContext(context)`.
+    @inlinable
     public func andThen(
         context: @escaping ExecutionContextFunction,
         callback: @escaping @Sendable (Result<T, E>) -> Void
@@ -51,6 +55,7 @@ extension Future {
 
     /// Transforms the value with `f`, run on the context function `context`; a failure passes through
     /// and `f` does not run.
+    @inlinable
     public func map<U>(_ context: @escaping ExecutionContextFunction, f: @escaping @Sendable (T) -> U) -> Future<U, E> {
         map(ExecutionContext(context), f: f)
     }
@@ -58,6 +63,7 @@ extension Future {
     /// Continues with the future `f` returns for the value, `f` running on the context function `context`.
     ///
     /// A failure of this future (then `f` does not run) or of `f`'s future fails the returned future.
+    @inlinable
     public func flatMap<U>(
         _ context: @escaping ExecutionContextFunction,
         f: @escaping @Sendable (T) -> Future<U, E>
@@ -68,6 +74,7 @@ extension Future {
     /// Continues with the `Result` that `f`, run on the context function `context`, returns for the value.
     ///
     /// A failure of this future passes through and `f` does not run.
+    @inlinable
     public func flatMap<U>(
         _ context: @escaping ExecutionContextFunction,
         f: @escaping @Sendable (T) -> Result<U, E>
@@ -77,6 +84,7 @@ extension Future {
 
     /// Transforms the error with `f`, run on the context function `context`; a success passes through
     /// and `f` does not run.
+    @inlinable
     public func mapError<E1: Error>(
         _ context: @escaping ExecutionContextFunction,
         f: @escaping @Sendable (E) -> E1

@@ -9,11 +9,13 @@ public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, Cu
     public let future: Future<Value, Never>
 
     /// Creates a pending value that never completes by itself.
+    @inlinable
     public init() {
         future = Future()
     }
 
     /// Creates a completed value.
+    @inlinable
     public init(result: Value) {
         future = Future(value: result)
     }
@@ -22,6 +24,7 @@ public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, Cu
     ///
     /// `resolver` runs synchronously, on the calling thread; a second call of `complete` is ignored and
     /// reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``.
+    @inlinable
     public init(
         file: StaticString = #fileID,
         line: UInt = #line,
@@ -33,11 +36,13 @@ public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, Cu
     }
 
     /// Creates a value that completes when `other` completes, with its value.
+    @inlinable
     public init(other: Async<Value>) {
         future = other.future
     }
 
     /// Wraps `future`.
+    @inlinable
     public init(_ future: Future<Value, Never>) {
         self.future = future
     }
@@ -55,6 +60,7 @@ public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, Cu
     }
 
     /// Registers `callback` to run with the value on `context` (``defaultContext()`` if omitted).
+    @inlinable
     @discardableResult
     public func onComplete(
         _ context: ExecutionContext = defaultContext(),
@@ -65,6 +71,7 @@ public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, Cu
     }
 
     /// Registers `callback` to run with the value on the context function `context`.
+    @inlinable
     @discardableResult
     public func onComplete(
         _ context: @escaping ExecutionContextFunction,
@@ -74,11 +81,13 @@ public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, Cu
     }
 
     /// Waits, without blocking a thread, for the value. Never throws.
+    @inlinable
     public func get() async -> Value {
         await future.get()
     }
 
     /// Blocks the calling thread until the value arrives (see ``Future/forced()`` for the deadlock rule).
+    @inlinable
     public func forced() -> Value {
         switch future.forced() {
         case .success(let value): return value
@@ -86,11 +95,13 @@ public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, Cu
     }
 
     /// `Async<Int>(Optional(1))` once completed with 1, `Async<Int>(nil)` while pending (as BrightFutures).
+    @inlinable
     public var description: String {
         "Async<\(Value.self)>(\(String(describing: result)))"
     }
 
     /// The same as ``description``.
+    @inlinable
     public var debugDescription: String {
         description
     }
@@ -100,6 +111,7 @@ extension Async {
     /// Flattens an `Async` of an `Async`: completes with the inner value once both have arrived.
     ///
     /// Nothing runs on a context: the result completes on the thread that completes the inner value.
+    @inlinable
     public func flatten<Inner>() -> Async<Inner> where Value == Async<Inner> {
         Async<Inner>(future.flatMap(immediateExecutionContext) { $0.future })
     }
