@@ -175,6 +175,14 @@ case "Zip":  // two pending promises zipped, observed, then completed
         first.success(1)
         second.success(2)
     }
+case "Get":  // awaiting a settled future's value inside a task
+    let settled = Future<Int, Never>(value: 1)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        for _ in 0..<count { consume(await settled.get()) }
+        done.signal()
+    }
+    done.wait()
 case "W1One":
     for _ in 0..<count {
         Future<Int, Never>(value: 1)

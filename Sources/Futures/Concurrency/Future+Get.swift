@@ -9,6 +9,7 @@ extension Future {
     /// future may be shared by many consumers and `E` may have no way to say "cancelled". The waiter is
     /// released when the future completes. To stop waiting, or to pass the cancellation on to the
     /// producer, use ``get(onTaskCancellation:)``. Awaiting never blocks the main thread.
+    @inlinable
     public func get() async throws(E) -> T {
         if let result { return try result.get() }
         let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, E>, Never>) in
