@@ -149,9 +149,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
                 switch result {
                 case .success(let value):
                     let next = f(value).run()
-                    if !next.isKnownCompleted {
-                        target.onCancellationRequested { [weak next] in next?.requestCancellation() }
-                    }
+                    forwardRequests(from: target, to: next)
                     target.completeWith(next)
                 case .failure(let error):
                     target.complete(.failure(error))
@@ -186,11 +184,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
                 let target = Future<U, E1>()
                 let begin = {
                     let future = source.run()
-                    // A completed future ignores cancellation requests: nothing to forward (and no weak
-                    // reference to make) then.
-                    if !future.isKnownCompleted {
-                        target.onCancellationRequested { [weak future] in future?.requestCancellation() }
-                    }
+                    forwardRequests(from: target, to: future)
                     wire(future, target)
                 }
                 Trampoline.run(begin, orQueue: begin)
@@ -204,6 +198,15 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
 /// When the trampoline is already at its depth limit, the call is queued (it runs when the outermost
 /// trampoline frame of this thread unwinds) and a stand-in future is returned at once: it completes with
 /// `makeFuture`'s future and passes cancellation requests on to it.
+/// Forwards cancellation requests on `target`, the future a step returned, to `started`, the future the
+/// step started, held weakly. A completed `started` ignores requests, so then nothing is registered (no
+/// handler, no weak reference): the one place every step and start of a `Deferred` wires cancellation.
+@inlinable
+func forwardRequests<U, E1, S, SE>(from target: Future<U, E1>, to started: Future<S, SE>) {
+    guard !started.isKnownCompleted else { return }
+    target.onCancellationRequested { [weak started] in started?.requestCancellation() }
+}
+
 @inlinable
 func startOnTrampoline<T, E>(_ makeFuture: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
     var started: Future<T, E>?
@@ -222,7 +225,7 @@ func queuedStart<T, E>(
     standIn = proxy
     return {
         let future = makeFuture()
-        proxy.onCancellationRequested { [weak future] in future?.requestCancellation() }
+        forwardRequests(from: proxy, to: future)
         proxy.completeWith(future)
     }
 }

@@ -210,4 +210,22 @@ struct BFTaskFastPathTests {
         complete()
         #expect(same.result == true && sameInContinueWith.result == true)
     }
+
+    @Test(arguments: Entry.allCases)
+    func aBlockAndWhatItCapturedAreReleasedOnceItRan(entry: Entry) {
+        final class Resource: Sendable {}
+        weak var weakResource: Resource?
+        let (task, complete) = entry.task(.result(1))
+        var next: BFTask<Int>?
+        do {
+            let resource = Resource()
+            weakResource = resource
+            next = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) -> Int in
+                withExtendedLifetime(resource) { value }
+            }
+        }
+        complete()
+        #expect(next?.result == 1)
+        #expect(weakResource == nil)
+    }
 }
