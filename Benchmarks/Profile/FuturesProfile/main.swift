@@ -183,6 +183,12 @@ case "Get":  // awaiting a settled future's value inside a task
         done.signal()
     }
     done.wait()
+case "ThrowingMap":  // SimpleFutures' throwing map on a completed untyped future, observed (immediate)
+    for _ in 0..<count {
+        Future<Int, any Error>(value: 1)
+            .map(context: immediateExecutionContext, mapping: { (value: Int) throws -> Int in value + 1 })
+            .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v) } }
+    }
 case "W1One":
     for _ in 0..<count {
         Future<Int, Never>(value: 1)

@@ -10,6 +10,7 @@ extension Future where E == any Error {
     /// The action is stored in a registration that the token itself holds, so it holds the token weakly:
     /// a strong capture would be a cycle (token → registration → action → token) that keeps a dropped
     /// token and its last registrations alive.
+    @inlinable
     static func cancelling<U>(_ future: Future<U, any Error>, _ cancelToken: CancelToken) -> (@Sendable () -> Void)? {
         if cancelToken.isUnused { return nil }
         return { [weak cancelToken] in
@@ -28,6 +29,7 @@ extension Future where E == any Error {
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future of the mapped value, or of this future's (or `mapping`'s) error.
+    @inlinable
     @_disfavoredOverload
     public func map<M>(
         context: ExecutionContext = defaultContext(),
@@ -64,6 +66,7 @@ extension Future where E == any Error {
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future completed by `mapping`'s future, or failed with this future's error.
+    @inlinable
     @_disfavoredOverload
     public func flatMap<M>(
         context: ExecutionContext = defaultContext(),
@@ -96,6 +99,7 @@ extension Future where E == any Error {
     ///     ``FuturesError/noSuchElement``; throwing fails it with the thrown error. A failure of this
     ///     future passes through unchanged.
     /// - Returns: A future with the accepted value.
+    @inlinable
     public func withFilter(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -121,6 +125,7 @@ extension Future where E == any Error {
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's result, completed after `completion` returned.
+    @inlinable
     @_disfavoredOverload
     public func andThen(
         context: ExecutionContext = defaultContext(),
@@ -149,6 +154,7 @@ extension Future where E == any Error {
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the recovered one.
+    @inlinable
     @_disfavoredOverload
     public func recover(
         context: ExecutionContext = defaultContext(),
@@ -182,6 +188,7 @@ extension Future where E == any Error {
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the recovery future's result.
+    @inlinable
     @_disfavoredOverload
     public func recoverWith(
         context: ExecutionContext = defaultContext(),
@@ -216,6 +223,7 @@ extension Future where E == any Error {
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with this future's value or the mapped error.
+    @inlinable
     @_disfavoredOverload
     public func mapError(
         context: ExecutionContext = defaultContext(),

@@ -40,7 +40,7 @@ public final class CancelToken: Sendable {
     static let unused = CancelToken()
 
     /// Whether this is the shared placeholder used for an omitted `cancelToken:` argument.
-    @usableFromInline
+    @inlinable
     var isUnused: Bool { self === CancelToken.unused }
 
     /// The registrations made on one owner. The owner is held weakly: when it is gone, a new object

@@ -115,6 +115,7 @@ extension Future {
     /// `onCancel` runs (on the cancelling thread) if the registration is cancelled before it ran.
     /// Cancelling removes the registration from this (pending) future at once and releases `body`.
     /// A context from an ``InvalidationToken`` also hands the registration to that token.
+    @inlinable
     func whenComplete(
         _ context: ExecutionContext,
         cancelToken: CancelToken,
@@ -123,8 +124,19 @@ extension Future {
     ) {
         if cancelToken.isUnused {
             whenCompleteTrackingInvalidation(context, body)
-            return
+        } else {
+            whenCompleteCancellable(context, cancelToken: cancelToken, onCancel: onCancel, body)
         }
+    }
+
+    /// ``whenComplete(_:cancelToken:onCancel:_:)`` with a token in use: the registration is handed to it.
+    @usableFromInline
+    func whenCompleteCancellable(
+        _ context: ExecutionContext,
+        cancelToken: CancelToken,
+        onCancel: (@Sendable () -> Void)?,
+        _ body: @escaping @Sendable (Result<T, E>) -> Void
+    ) {
         let trackers = context.invalidationTrackers
         if trackers.isEmpty {
             let callback = CancellableCallback(body: body, onCancel: onCancel)
