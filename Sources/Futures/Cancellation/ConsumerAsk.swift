@@ -5,15 +5,18 @@ import Synchronization
 ///
 /// A source counts each consumer's ask once (GUARANTEES.md G8): asking twice for one consumer would
 /// cancel shared work under a consumer that still waits. Holds the source weakly.
+@usableFromInline
 final class ConsumerAsk<S: Sendable, SE: Error>: Sendable {
     weak let source: Future<S, SE>?
     private let asked = Atomic<Bool>(false)
 
+    @usableFromInline
     init(_ source: Future<S, SE>) {
         self.source = source
     }
 
     /// Asks the source to cancel, as this consumer, unless this consumer asked already.
+    @usableFromInline
     func ask() {
         guard !asked.exchange(true, ordering: .relaxed) else { return }
         source?.consumerRequestsCancellation()

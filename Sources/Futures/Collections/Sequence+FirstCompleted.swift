@@ -12,8 +12,7 @@ extension Sequence {
                 winner.complete(result)
                 break
             }
-            let registration = input.whenComplete(immediateExecutionContext) { result in winner.complete(result) }
-            winner.forwardsCancellation(to: input, after: registration)
+            winner.depend(on: input, link: .gathered) { result in winner.complete(result) }
         }
         return winner
     }

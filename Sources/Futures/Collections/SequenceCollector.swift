@@ -56,9 +56,10 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         var progress = false
         for (index, input) in futures.enumerated() {
             if input.ifCompleted({ collector.record($0, at: index) }) == nil {
-                let registration = input.whenComplete(immediateExecutionContext) { collector.record($0, at: index) }
+                let registration = collector.future.depend(on: input, link: .gathered) {
+                    collector.record($0, at: index)
+                }
                 if registration.hasExtras { progress = true }
-                collector.future.forwardsCancellation(to: input, after: registration)
             }
         }
         if progress { ProgressLink.aggregate(futures, into: collector.future) }
@@ -79,11 +80,10 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         var progress = false
         for (index, input) in futures.enumerated() {
             if input.ifCompleted({ collector.record(.success($0), at: index) }) == nil {
-                let registration = input.whenComplete(immediateExecutionContext) {
+                let registration = collector.future.depend(on: input, link: .gathered) {
                     collector.record(.success($0), at: index)
                 }
                 if registration.hasExtras { progress = true }
-                collector.future.forwardsCancellation(to: input, after: registration)
             }
         }
         if progress { ProgressLink.aggregate(futures, into: collector.future) }

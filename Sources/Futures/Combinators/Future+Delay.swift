@@ -60,10 +60,12 @@ extension Future {
     /// completed.
     ///
     /// Always asynchronous (`queue.asyncAfter`), even for a zero interval: pass the main queue to mean
-    /// "on the next turn of the main run loop". Failures are delayed like values.
+    /// "on the next turn of the main run loop". Failures are delayed like values. A cancellation request
+    /// on the returned future is passed on to this future while it is pending, as one of its consumers
+    /// (GUARANTEES.md G8); once this future has completed, the delivery is already scheduled.
     public func delay(_ queue: DispatchQueue, interval: DispatchTimeInterval) -> Future<T, E> {
         let future = Future<T, E>()
-        whenComplete(immediateExecutionContext) { result in
+        future.depend(on: self) { result in
             queue.asyncAfter(deadline: .now() + interval) { future.complete(result) }
         }
         return future

@@ -30,7 +30,7 @@ extension Future {
         let failures = FailureSlots<E>(count: inputs.count)
         let weakInputs = inputs.map { WeakFuture($0) }
         for (index, input) in inputs.enumerated() {
-            input.whenComplete(immediateExecutionContext) { result in
+            winner.depend(on: input, link: .gathered) { result in
                 switch result {
                 case .success:
                     if winner.complete(result) {
@@ -43,7 +43,6 @@ extension Future {
                 }
             }
         }
-        winner.forwardCancellation(to: inputs)
         return winner
     }
 
@@ -54,11 +53,6 @@ extension Future {
             preconditionFailure("Futures: \(operation) needs at least one future; \(E.self) cannot express 'no input'")
         }
         return Future(error: error)
-    }
-
-    /// Passes a cancellation request on this future to each of `inputs`, as one of its consumers (held weakly).
-    func forwardCancellation(to inputs: [Future<T, E>]) {
-        for input in inputs { forwardsCancellation(to: input) }
     }
 }
 
@@ -84,13 +78,12 @@ extension Sequence {
         let first = Future<T, E>()
         let weakInputs = inputs.map { WeakFuture($0) }
         for (index, input) in inputs.enumerated() {
-            input.whenComplete(immediateExecutionContext) { result in
+            first.depend(on: input, link: .gathered) { result in
                 if first.complete(result) && cancellingOthers {
                     cancelAll(weakInputs, except: index)
                 }
             }
         }
-        first.forwardCancellation(to: inputs)
         return first
     }
 }

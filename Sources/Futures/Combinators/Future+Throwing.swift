@@ -19,6 +19,33 @@ extension Future where E == any Error {
         }
     }
 
+    /// Derives a future from this one as ``derive(_:step:file:line:_:)`` does, with SimpleFutures'
+    /// `CancelToken`: the one slow path of every throwing combinator. With a token in use, `body` is
+    /// registered so that `cancel(cancelToken)` unregisters it and fails the returned future (see
+    /// ``cancelling(_:_:)``); the returned future is one consumer of this one either way.
+    @inlinable
+    func deriveWithToken<U>(
+        _ context: ExecutionContext,
+        _ cancelToken: CancelToken,
+        step: StaticString,
+        file: StaticString,
+        line: UInt,
+        followsInner: Bool = false,
+        _ body: @escaping @Sendable (Result<T, any Error>, Future<U, any Error>) -> Void
+    ) -> Future<U, any Error> {
+        if cancelToken.isUnused {
+            return derive(context, step: step, file: file, line: line, followsInner: followsInner, body)
+        }
+        let future = Future<U, any Error>()
+        if followsInner { future.acceptCancellationRequests() }
+        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
+        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+            body(result, future)
+        }
+        future.linkProgressAndCancellation(to: self, after: registrationLocked())
+        return future
+    }
+
     /// Transforms the value with a closure that may throw (SimpleFutures' `map`).
     ///
     /// - Parameters:
@@ -46,13 +73,9 @@ extension Future where E == any Error {
         {
             return mapped
         }
-        let future = Future<M, any Error>()
-        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "map", file: file, line: line) }
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+        return deriveWithToken(context, cancelToken, step: "map", file: file, line: line) { result, future in
             future.complete(transform(result))
         }
-        future.forwardsCancellation(to: self)
-        return future
     }
 
     /// Continues with the future a closure returns for the value; the closure may throw (SimpleFutures'
@@ -75,9 +98,8 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<M, any Error> {
-        let future = Future<M, any Error>()
-        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "flatMap", file: file, line: line) }
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+        return deriveWithToken(context, cancelToken, step: "flatMap", file: file, line: line, followsInner: true) {
+            result, future in
             switch result {
             case .success(let value):
                 future.completeWith { try mapping(value) }
@@ -85,8 +107,6 @@ extension Future where E == any Error {
                 future.complete(.failure(error))
             }
         }
-        future.forwardsCancellation(to: self)
-        return future
     }
 
     /// Keeps the value only if `filter` accepts it (SimpleFutures' `withFilter`).
@@ -134,14 +154,10 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        let future = Future<T, any Error>()
-        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "andThen", file: file, line: line) }
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+        return deriveWithToken(context, cancelToken, step: "andThen", file: file, line: line) { result, future in
             if case .success(let value) = result { completion(value) }
             future.complete(result)
         }
-        future.forwardsCancellation(to: self)
-        return future
     }
 
     /// Replaces a failure with the value `recovery` returns; `recovery` may rethrow (SimpleFutures' `recover`).
@@ -163,9 +179,7 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        let future = Future<T, any Error>()
-        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "recover", file: file, line: line) }
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+        return deriveWithToken(context, cancelToken, step: "recover", file: file, line: line) { result, future in
             switch result {
             case .success:
                 future.complete(result)
@@ -173,8 +187,6 @@ extension Future where E == any Error {
                 future.complete(Result { try recovery(error) })
             }
         }
-        future.forwardsCancellation(to: self)
-        return future
     }
 
     /// Replaces a failure with the future `recovery` returns (SimpleFutures' `recoverWith`).
@@ -197,11 +209,8 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        let future = Future<T, any Error>()
-        if FailureTracing.isOn {
-            FailureTracing.derived(future, from: self, name: "recoverWith", file: file, line: line)
-        }
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+        return deriveWithToken(context, cancelToken, step: "recoverWith", file: file, line: line, followsInner: true) {
+            result, future in
             switch result {
             case .success:
                 future.complete(result)
@@ -209,8 +218,6 @@ extension Future where E == any Error {
                 future.completeWith { try recovery(error) }
             }
         }
-        future.forwardsCancellation(to: self)
-        return future
     }
 
     /// Transforms the error with `mapping`; a success passes through (SimpleFutures' `mapError`).
@@ -232,13 +239,9 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        let future = Future<T, any Error>()
-        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: "mapError", file: file, line: line) }
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+        return deriveWithToken(context, cancelToken, step: "mapError", file: file, line: line) { result, future in
             future.complete(result.mapError(mapping))
         }
-        future.forwardsCancellation(to: self)
-        return future
     }
 
     /// Creates a future that completes with `dependent`'s result (SimpleFutures' `init(context:dependent:)`).
@@ -249,8 +252,7 @@ extension Future where E == any Error {
     @inlinable
     public convenience init(context: ExecutionContext = defaultContext(), dependent: Future<T, any Error>) {
         self.init()
-        let registration = dependent.whenComplete(context) { [self] result in self.complete(result) }
-        forwardsCancellation(to: dependent, after: registration)
+        depend(on: dependent, context) { [self] result in self.complete(result) }
     }
 }
 
@@ -263,8 +265,7 @@ extension Promise {
     ///     meanwhile, the later result is ignored and reported, as with ``complete(_:file:line:)``.
     @inlinable
     public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, E>) {
-        let registration = future.whenComplete(context) { [self] result in self.complete(result) }
-        self.future.forwardsCancellation(to: future, after: registration)
+        self.future.depend(on: future, context) { [self] result in self.complete(result) }
     }
 }
 

@@ -35,15 +35,13 @@ extension Future {
             FailureTracing.gatheredInput(other, into: traced)
         }
         let pair = LockedBox(ZipPair<T, U, E>())
-        let first = whenComplete(immediateExecutionContext) { result in
+        let first = future.depend(on: self, link: .gathered) { result in
             if let outcome = pair.withValue({ $0.receiverCompleted(result) }) { future.complete(outcome) }
         }
-        let second = other.whenComplete(immediateExecutionContext) { result in
+        let second = future.depend(on: other, link: .gathered) { result in
             if let outcome = pair.withValue({ $0.otherCompleted(result) }) { future.complete(outcome) }
         }
         if first.hasExtras || second.hasExtras { ProgressLink.aggregate(self, other, into: future) }
-        future.forwardsCancellation(to: self, after: first)
-        future.forwardsCancellation(to: other, after: second)
         return future
     }
 }

@@ -12,7 +12,9 @@ extension Future {
     /// - Failure: as soon as one fails, with that error (if several have already failed when `zip` is
     ///   called, the first in argument order). The others keep running: they are not cancelled,
     ///   because other code may be waiting on them too.
-    /// - Cancellation: a request on the returned future is passed on to every input.
+    /// - Cancellation: a request on the returned future is passed on to every pending input, as one of
+    ///   its consumers: an input is asked once every consumer registered on it has asked (GUARANTEES.md
+    ///   G8), so an input shared with someone who still waits keeps running.
     ///
     /// The tuple is built on the thread that completed the last input. This is a static method, so it
     /// never clashes with BrightFutures' instance `zip(_:)` (`a.zip(b)`), which remains available.
@@ -23,13 +25,11 @@ extension Future {
         for _ in repeat each futures { count += 1 }
         let zipping = ZipState(count: count)
         let zipped = Future<(repeat each U), E>()
-        var cancellers: [@Sendable () -> Void] = []
         var index = 0
         for future in repeat each futures {
             let slot = index
             index += 1
-            cancellers.append { [weak future] in future?.requestCancellation() }
-            future.whenComplete(immediateExecutionContext) { result in
+            zipped.depend(on: future, link: .gathered) { result in
                 switch result {
                 case .success(let value):
                     if let values = zipping.store(value, at: slot) {
@@ -42,10 +42,6 @@ extension Future {
         }
         if count == 0 {
             zipped.complete(.success(tuple([], of: repeat (each U).self)))
-        }
-        let cancelAll = cancellers
-        zipped.onCancellationRequested {
-            for cancel in cancelAll { cancel() }
         }
         return zipped
     }

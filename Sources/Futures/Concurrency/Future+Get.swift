@@ -26,6 +26,11 @@ extension Future {
     ///   `CancellationError` at once. The waiter is taken out of the future's list, so abandoned waits
     ///   leave nothing behind; the future itself is not affected. A future that is already completed
     ///   returns its result even in a cancelled task.
+    /// - `.leave`: when the task is cancelled (or already is), stop waiting as `.stopWaiting` does **and**
+    ///   withdraw this waiter's interest: it is taken out of the future's list as a consumer that asked
+    ///   for cancellation, so the producer is asked once every consumer left has asked, or none is left
+    ///   (GUARANTEES.md G8). Work shared with someone who still waits keeps running. Throws as
+    ///   `.stopWaiting`.
     /// - `.requestCancellation`: when the task is cancelled, call ``requestCancellation()`` on the
     ///   future (reaching its producer) and keep waiting for the result the producer then delivers (for
     ///   ``init(priority:operation:)`` usually a `CancellationError`). Use it only on a future you own:
@@ -36,7 +41,7 @@ extension Future {
     /// | policy | `Future<T, Never>` | `Future<T, E>` |
     /// |---|---|---|
     /// | `.keepWaiting`, `.requestCancellation` | nothing (no `try`) | `E` |
-    /// | `.stopWaiting` | `CancellationError` | `any Error`: an `E` or a `CancellationError` |
+    /// | `.stopWaiting`, `.leave` | `CancellationError` | `any Error`: an `E` or a `CancellationError` |
     ///
     /// - Throws: The future's error, or `CancellationError` when `.stopWaiting` stops waiting.
     public func get<Thrown: Error>(
@@ -65,8 +70,13 @@ extension Future {
             } onCancel: {
                 self.requestCancellation()
             }
-        case .stopWaiting:
-            if Task.isCancelled { return nil }
+        case .stopWaiting, .leave:
+            let leaving = kind == .leave
+            if Task.isCancelled {
+                // Cancelled before it waited: a waiter that leaves at once still withdraws its interest.
+                if leaving { leaveAtOnce() }
+                return nil
+            }
             let waiter = CancellableWaiter<T, E>()
             let entry = RemovableEntry<T, E>(.wakeUp { result in waiter.finish(result) })
             return await withTaskCancellationHandler {
@@ -75,15 +85,22 @@ extension Future {
                     // If the task was cancelled between `start` and here, its handler could not find the
                     // entry yet: take it back now so nothing is left behind.
                     if addRemovable(entry), waiter.isCancelled {
-                        removeEntry(entry)
+                        removeEntry(entry, leaving: leaving)
                     }
                 }
             } onCancel: {
                 if waiter.cancel() {
-                    self.removeEntry(entry)
+                    self.removeEntry(entry, leaving: leaving)
                 }
             }
         }
+    }
+
+    /// Registers a consumer and takes it back as one that leaves: the request goes upstream if no other
+    /// consumer waits, or every other one asked.
+    private func leaveAtOnce() {
+        let entry = RemovableEntry<T, E>(.wakeUp { _ in })
+        if addRemovable(entry) { removeEntry(entry, leaving: true) }
     }
 
     /// Waits for the result, ignoring Swift task cancellation.
@@ -100,6 +117,7 @@ enum TaskCancellationKind: Sendable {
     case keepWaiting
     case stopWaiting
     case requestCancellation
+    case leave
 }
 
 /// How ``Future/get(onTaskCancellation:)`` reacts when the awaiting Swift task is cancelled, and so what
@@ -135,6 +153,13 @@ extension TaskCancellationPolicy where Failure == Never, Thrown == CancellationE
     public static var stopWaiting: Self {
         Self(kind: .stopWaiting, failure: unreachableFailure, cancelled: { CancellationError() })
     }
+
+    /// Stop waiting, throw `CancellationError`, and withdraw this waiter's interest in the future: its
+    /// producer is asked to cancel once no other consumer still waits (see
+    /// ``Future/get(onTaskCancellation:)``).
+    public static var leave: Self {
+        Self(kind: .leave, failure: unreachableFailure, cancelled: { CancellationError() })
+    }
 }
 
 /// The failure conversion of a policy on a future that cannot fail: never called.
@@ -149,6 +174,14 @@ extension TaskCancellationPolicy where Thrown == any Error {
     @_disfavoredOverload
     public static var stopWaiting: Self {
         Self(kind: .stopWaiting, failure: { $0 }, cancelled: { CancellationError() })
+    }
+
+    /// Stop waiting, throw `CancellationError`, and withdraw this waiter's interest in the future: its
+    /// producer is asked to cancel once no other consumer still waits (see
+    /// ``Future/get(onTaskCancellation:)``). Throws `any Error`, as `.stopWaiting` does.
+    @_disfavoredOverload
+    public static var leave: Self {
+        Self(kind: .leave, failure: { $0 }, cancelled: { CancellationError() })
     }
 }
 

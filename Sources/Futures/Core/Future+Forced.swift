@@ -65,22 +65,3 @@ extension Future {
         return nil
     }
 }
-
-// MARK: - Test hooks
-
-extension Future {
-    /// Whether a waiter's wake-up is registered on this pending future (`forced()` went past its spin
-    /// and blocked). For tests.
-    var hasRegisteredWaiterForTesting: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return withState { state in
-            guard case .pending(let list) = state else { return false }
-            var found = false
-            list.forEach { entry in
-                if case .wakeUp = entry { found = true }
-            }
-            return found
-        }
-    }
-}

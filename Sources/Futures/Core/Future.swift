@@ -262,17 +262,6 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         }
     }
 
-    /// A future with `other`'s result that forwards cancellation requests to it as one of its consumers:
-    /// `other` itself when it is completed (a request on a completed future does nothing, so there is
-    /// nothing to forward), else a new future that follows it.
-    @inlinable
-    static func following(_ other: Future<T, E>) -> Future<T, E> {
-        if other.isCompleted { return other }
-        let future = Future<T, E>()
-        future.completeWith(other)
-        return future
-    }
-
     /// Creates a future that completes with the same result as `other`.
     public convenience init(other: Future<T, E>) {
         self.init()
@@ -362,20 +351,6 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
             orQueue: { self.runCompletion(list, result, handsOut: handsOut) }
         )
         return true
-    }
-
-    /// Completes this future with `other`'s result when it has one, as one of `other`'s consumers: a
-    /// cancellation request on this future is forwarded to `other` (see ``forwardsCancellation(to:)``).
-    @inlinable
-    final func completeWith(_ other: Future<T, E>) {
-        if FailureTracing.isLive { FailureTracing.follows(self, other) }
-        if let result = other.result {
-            complete(result)
-        } else {
-            let registration = other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
-            if registration.hasExtras { ProgressLink.follow(other, by: self) }
-            forwardsCancellation(to: other, after: registration)
-        }
     }
 
     /// Registers `body` to run with the result on `context`.
@@ -474,27 +449,6 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         return Trampoline.runInline { body(result) }
     }
 
-    /// Derives a future from this one: registers `body` on `context` to complete the returned future with
-    /// this future's result, and forwards cancellation requests of the returned future here.
-    ///
-    /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
-    /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``.
-    @inlinable
-    final func derive<U: Sendable, E1: Error>(
-        _ context: ExecutionContext,
-        step: StaticString = #function,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        _ body: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void
-    ) -> Future<U, E1> {
-        let future = DerivedFuture<U, E1, T, E>(step: body)
-        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
-        let registration = whenComplete(context) { result in future.fire(result) }
-        if registration.hasExtras { ProgressLink.derive(from: self, to: future) }
-        future.forwardsCancellation(to: self, after: registration)
-        return future
-    }
-
     /// Calls `wakeUp` as soon as the future completes (at once if it has), ahead of the callbacks.
     @inlinable
     final func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
@@ -566,16 +520,25 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     ///
     /// Removing a consumer may leave only consumers that asked for cancellation: the request then goes
     /// upstream as if the removed one had asked too.
+    ///
+    /// With `leaving`, the removed consumer also withdraws its interest: when no consumer is left, or every
+    /// one left has asked, the request goes upstream (a consumer that leaves counts as one that asked).
     @usableFromInline
     @discardableResult
-    final func removeEntry(_ entry: RemovableEntry<T, E>) -> Bool {
+    final func removeEntry(_ entry: RemovableEntry<T, E>, leaving: Bool = false) -> Bool {
         lock.lock()
         let taken = withState { $0.remove(entry) }
         var handlers: [@Sendable () -> Void] = []
-        // Without a tally no consumer has asked yet, so removing one cannot complete "every consumer asked".
-        if taken != nil, entry.isConsumer, tallied, let tally = withState({ $0.consumerTally }) {
-            tally.consumers &-= 1
-            if tally.asks > 0, tally.asks >= tally.consumers, !cancellationRequested {
+        if taken != nil, entry.isConsumer, !cancellationRequested {
+            var everyoneAsked = false
+            if tallied, let tally = withState({ $0.consumerTally }) {
+                tally.consumers &-= 1
+                everyoneAsked = (tally.asks > 0 || leaving) && tally.asks >= tally.consumers
+            } else if leaving {
+                // Without a tally no consumer has asked yet: only a consumer that leaves alone withdraws.
+                everyoneAsked = withState { $0.pendingEntries.liveConsumerCount } == 0
+            }
+            if everyoneAsked {
                 cancellationRequested = true
                 handlers = withState { $0.takeCancellationHandlers() }
             }
@@ -793,23 +756,15 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         }
     }
 
-    /// Makes a cancellation request on this future (a derived one) reach `source`, as one of `source`'s
-    /// consumers. Call it right after registering this future's completion on `source`, so the consumer
-    /// it speaks for is counted. Does nothing if `source` is completed, or has never had a cancellation
-    /// handler (nobody there would react); holds `source` weakly.
-    @inlinable
-    final func forwardsCancellation<S: Sendable, SE: Error>(to source: Future<S, SE>) {
-        forwardsCancellation(to: source, after: source.registrationLocked())
-    }
-
-    /// ``forwardsCancellation(to:)`` with what the registration of this future's callback on `source`
-    /// saw (``Registration``), so it takes no lock of `source` again: the one path of both forms.
-    @inlinable
-    final func forwardsCancellation<S: Sendable, SE: Error>(
-        to source: Future<S, SE>, after registration: Future<S, SE>.Registration
-    ) {
-        guard registration.acceptsCancellation else { return }
-        onCancellationRequested { [weak source] in source?.consumerRequestsCancellation() }
+    /// Marks this pending future as one that reacts to cancellation requests, before anything reacts: for
+    /// a stand-in that forwards requests to a future it does not have yet, so that consumers registered
+    /// meanwhile link their requests to it (``depend(on:_:link:asking:_:)`` links only to futures that
+    /// accept requests).
+    @usableFromInline
+    final func acceptCancellationRequests() {
+        lock.lock()
+        if !completed { acceptsCancellation = true }
+        lock.unlock()
     }
 
     /// Registers `handler` to run when cancellation of this pending future is requested.

@@ -121,14 +121,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// promise was completed meanwhile, the later result is ignored and reported. A cancellation request on
     /// this promise's future is forwarded to `other`, as one of its consumers.
     public func completeWith(_ other: Future<T, E>) {
-        if FailureTracing.isLive { FailureTracing.follows(future, other) }
-        if let result = other.result {
-            complete(result)
-        } else {
-            let registration = other.whenComplete(immediateExecutionContext) { [self] result in self.complete(result) }
-            if registration.hasExtras { ProgressLink.follow(other, by: future) }
-            future.forwardsCancellation(to: other, after: registration)
-        }
+        future.depend(on: other) { [self] result in self.complete(result) }
     }
 
     /// Completes the future with the value of `other`, a future that cannot fail, once it completes

@@ -133,7 +133,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     @inlinable
     public func map<U>(_ f: @escaping @Sendable (T) -> U) -> Deferred<U, E> {
         chain { source, target in
-            source.whenComplete(immediateExecutionContext) { target.complete($0.map(f)) }
+            target.depend(on: source) { target.complete($0.map(f)) }
         }
     }
 
@@ -145,12 +145,10 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     @inlinable
     public func flatMap<U>(_ f: @escaping @Sendable (T) -> Deferred<U, E>) -> Deferred<U, E> {
         chain { source, target in
-            source.whenComplete(immediateExecutionContext) { result in
+            target.depend(on: source) { result in
                 switch result {
                 case .success(let value):
-                    let next = f(value).run()
-                    forwardRequests(from: target, to: next)
-                    target.completeWith(next)
+                    target.completeWith(f(value).run())
                 case .failure(let error):
                     target.complete(.failure(error))
                 }
@@ -164,12 +162,13 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     @inlinable
     public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1) -> Deferred<T, E1> {
         chain { source, target in
-            source.whenComplete(immediateExecutionContext) { target.complete($0.mapError(f)) }
+            target.depend(on: source) { target.complete($0.mapError(f)) }
         }
     }
 
-    /// Builds a step: on each execution, starts this computation as `source` and lets `wire` complete
-    /// `target` from it. Cancellation requests on `target` are forwarded to `source`.
+    /// Builds a step: on each execution, starts this computation as `source` and lets `wire` make `target`
+    /// depend on it (``Future/depend(on:_:link:asking:_:)``), so a request on `target` reaches `source` as
+    /// one of its consumers.
     ///
     /// The start is trampolined, so executing a chain of any length nests a bounded number of frames.
     @inlinable
@@ -182,11 +181,11 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
             node: DeferredNode(parent: node) { parent in
                 let source = unsafeDowncast(parent!, to: DeferredNode<T, E>.self)
                 let target = Future<U, E1>()
-                let begin = {
-                    let future = source.run()
-                    forwardRequests(from: target, to: future)
-                    wire(future, target)
-                }
+                // `target` depends on futures that do not exist yet (the start may be queued on the
+                // trampoline; a `flatMap` step follows the next computation's future): requests made on it
+                // before they exist must be linked now, and reach them once they do.
+                target.acceptCancellationRequests()
+                let begin = { wire(source.run(), target) }
                 Trampoline.run(begin, orQueue: begin)
                 return target
             })
@@ -198,15 +197,6 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
 /// When the trampoline is already at its depth limit, the call is queued (it runs when the outermost
 /// trampoline frame of this thread unwinds) and a stand-in future is returned at once: it completes with
 /// `makeFuture`'s future and passes cancellation requests on to it.
-/// Forwards cancellation requests on `target`, the future a step returned, to `started`, the future the
-/// step started, held weakly. A completed `started` ignores requests, so then nothing is registered (no
-/// handler, no weak reference): the one place every step and start of a `Deferred` wires cancellation.
-@inlinable
-func forwardRequests<U, E1, S, SE>(from target: Future<U, E1>, to started: Future<S, SE>) {
-    guard !started.isKnownCompleted else { return }
-    target.onCancellationRequested { [weak started] in started?.requestCancellation() }
-}
-
 @inlinable
 func startOnTrampoline<T, E>(_ makeFuture: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
     var started: Future<T, E>?
@@ -222,11 +212,12 @@ func queuedStart<T, E>(
     standIn: inout Future<T, E>?
 ) -> () -> Void {
     let proxy = Future<T, E>()
+    // Requests made before the real future exists must reach it: consumers that link to the stand-in now
+    // forward theirs, and `completeWith` passes one made meanwhile on at once.
+    proxy.acceptCancellationRequests()
     standIn = proxy
     return {
-        let future = makeFuture()
-        forwardRequests(from: proxy, to: future)
-        proxy.completeWith(future)
+        proxy.completeWith(makeFuture())
     }
 }
 

@@ -213,7 +213,7 @@ enum FailureTracing {
     /// `completeWith`'s argument), when `future` is traced.
     @usableFromInline
     @inline(never)
-    static func follows<T, E>(_ future: Future<T, E>, _ inner: Future<T, E>) {
+    static func follows<T, E, S, SE>(_ future: Future<T, E>, _ inner: Future<S, SE>) {
         guard let traced = node(of: future) else { return }
         traced.follow(node(of: inner))
     }

@@ -43,7 +43,7 @@
 /// ## Memory and failures of the work
 /// Running work keeps the limiter alive (its completion callbacks hold it); waiting work is held by the
 /// limiter. A slot frees only when its work's future completes: work whose future never completes holds
-/// its slot for good (bound it with ``Future/timeout(after:clock:)->Future<T,TimeoutError<E>>``).
+/// its slot for good (bound it with ``Future/timeout(after:clock:file:line:)->Future<T,TimeoutError<E>>``).
 public final class ConcurrencyLimiter: Sendable {
     /// The order in which waiting work starts: higher priorities first, then submission order.
     public enum Priority: Int, Sendable, CaseIterable, Comparable {
@@ -211,14 +211,12 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         guard let work else { return }
         self.work = nil
         let source = work()
-        let registration = source.whenComplete(immediateExecutionContext) { [self] result in
+        // If cancellation was requested while `work` ran, this asks `source` at once.
+        future.depend(on: source) { [self] result in
             let next = limiter.finish(self)
             future.complete(result)
             if let next { limiter.launch(next) }
         }
-        if registration.hasExtras { ProgressLink.follow(source, by: future) }
-        // If cancellation was requested while `work` ran, this asks `source` at once.
-        future.forwardsCancellation(to: source, after: registration)
     }
 
     func drop() {

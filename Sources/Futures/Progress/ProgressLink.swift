@@ -36,7 +36,7 @@ enum ProgressLink {
     /// `follower` now completes with `followed`'s result (`completeWith`, the inner future of `flatMap`):
     /// `followed`'s progress becomes a part of `follower`'s. Called when `followed` has extras.
     @usableFromInline
-    static func follow<T, E>(_ followed: Future<T, E>, by follower: Future<T, E>) {
+    static func follow<T, E, U, E1>(_ followed: Future<T, E>, by follower: Future<U, E1>) {
         guard let followedTracker = tracker(of: followed) else { return }
         let tracker = attach(ProgressTracker.unit(), to: follower)
         followedTracker.feed(tracker, slot: tracker.addPart())

@@ -75,7 +75,7 @@ extension BFTask {
         if let now = continuedNow(executor, cancellationToken, { task, _ in Self.chained { try block(task).bfTask } }) {
             return now
         }
-        return continuation(executor, cancellationToken) { next, task in
+        return continuation(executor, cancellationToken, followsInner: true) { next, task in
             Self.chain(next) { try block(task).bfTask }
         }
     }
@@ -167,7 +167,7 @@ extension BFTask {
         ) {
             return now
         }
-        return continuation(executor, cancellationToken) { next, task in
+        return continuation(executor, cancellationToken, followsInner: true) { next, task in
             task.withValue(passingFailureTo: next) { value in Self.chain(next) { try block(value).bfTask } }
         }
     }
@@ -244,7 +244,7 @@ extension BFTask {
         ) {
             return now
         }
-        return continuation(executor, cancellationToken) { next, task in
+        return continuation(executor, cancellationToken, followsInner: true) { next, task in
             if let error = task.error {
                 Self.chain(next) { try block(error).bfTask }
             } else {
@@ -344,10 +344,14 @@ extension BFTask {
     func continuation<U>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
+        followsInner: Bool = false,
         _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
     ) -> BFTask<U> {
         let next = Future<U, any Error>()
-        let registration = future.whenComplete(executor.context) { [weak source = future] result in
+        // A block that returns a task: `next` will follow it, so requests made before it exists must be
+        // linked to `next` now (see ``Future/acceptCancellationRequests()``).
+        if followsInner { next.acceptCancellationRequests() }
+        next.depend(on: future, executor.context) { [weak source = future] result in
             // The source may be gone when an executor runs the continuation later: the result is enough.
             let task = BFTask(future: source ?? Future(result: result))
             if token?.isCancellationRequested == true {
@@ -356,7 +360,6 @@ extension BFTask {
                 body(next, task)
             }
         }
-        next.forwardsCancellation(to: future, after: registration)
         return BFTask<U>(future: next)
     }
 }
@@ -430,7 +433,7 @@ extension BFTaskProtocol {
         ) {
             return now
         }
-        return bfTask.continuation(executor, cancellationToken) { next, task in
+        return bfTask.continuation(executor, cancellationToken, followsInner: true) { next, task in
             task.withValue(passingFailureTo: next) { _ in BFTask<TaskResult>.chain(next) { try block(task).bfTask } }
         }
     }

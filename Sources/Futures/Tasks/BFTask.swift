@@ -117,14 +117,12 @@ public struct BFTask<T: Sendable>: Sendable {
         self.future = future
     }
 
-    /// Views a future with a typed error as a task. Requesting cancellation of the task's future is
-    /// forwarded to `future`.
+    /// Views a future with a typed error as a task. A cancellation request on the task's future reaches
+    /// `future` as one of its consumers: `future` is asked once every consumer registered on it has
+    /// asked (GUARANTEES.md G8), so a future shared with someone who still waits keeps running.
     public init<E: Error>(_ future: Future<T, E>) {
         let erased = Future<T, any Error>()
-        erased.forwardCancellationRequests(to: future)
-        future.whenComplete(immediateExecutionContext) { result in
-            erased.complete(result.mapError { $0 })
-        }
+        erased.depend(on: future) { result in erased.complete(result.mapError { $0 }) }
         self.future = erased
     }
 }
@@ -133,20 +131,13 @@ extension Future where E == any Error {
     /// A future for `task`: succeeds with its result, fails with its error, and fails with
     /// ``FuturesError/cancelled`` if the task was cancelled.
     ///
-    /// The returned future is a new face on the same result; ``Future/requestCancellation()`` on it is
-    /// forwarded to the task's own cell (so a ``BFTaskCompletionSource`` producer observes it). Use
-    /// ``BFTask/future`` to get the task's cell itself.
+    /// The returned future is a new face on the same result, and one consumer of the task's own cell:
+    /// ``Future/requestCancellation()`` on it reaches the cell (so a ``BFTaskCompletionSource`` producer
+    /// observes it) once every consumer of the cell has asked (GUARANTEES.md G8). Use ``BFTask/future``
+    /// to get the task's cell itself.
     public convenience init(_ task: BFTask<T>) {
         self.init()
-        forwardCancellationRequests(to: task.future)
         completeWith(task.future)
-    }
-}
-
-extension Future {
-    /// Passes this future's cancellation request on to `source` (held weakly), while pending.
-    func forwardCancellationRequests<U, F>(to source: Future<U, F>) {
-        onCancellationRequested { [weak source] in source?.requestCancellation() }
     }
 }
 

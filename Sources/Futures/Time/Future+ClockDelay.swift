@@ -11,7 +11,8 @@ extension Future {
     /// - Duration: clamped to 0…10⁹ s (about 31 years), so a huge duration such as
     ///   `.seconds(Int64.max)` waits "for ever" instead of overflowing the clock.
     /// - Cancellation: a request on the returned future is passed on to this future while it is
-    ///   pending, and stops the wait: a timer already running is cancelled, and none is started
+    ///   pending, as one of its consumers (GUARANTEES.md G8: it is asked once every consumer has asked),
+    ///   and stops the wait: a timer already running is cancelled, and none is started
     ///   later. If the failure type can hold ``FuturesError/cancelled`` (`any Error`,
     ///   `FuturesError`), the returned future fails with it at once, on the requesting thread.
     ///   Otherwise (`Never`, your own error types) it **never completes**: its callbacks never run and
@@ -25,7 +26,7 @@ extension Future {
     /// `clock`, that fails with `cancellationError` when cancellation is requested before.
     ///
     /// As ``delay(for:clock:)``, for failure types that cannot hold ``FuturesError/cancelled``:
-    /// a cancellation request is passed on to this future, stops the wait, and fails the returned
+    /// a cancellation request is passed on to this future (as one of its consumers), stops the wait, and fails the returned
     /// future at once (on the requesting thread) with `cancellationError`.
     public func delay(
         for duration: Duration,
@@ -42,7 +43,9 @@ extension Future {
     ) -> Future<T, E> {
         let delayed = Future<T, E>()
         let timer = LockedBox(DelayTimerState.idle)
-        whenComplete(immediateExecutionContext) { result in
+        // One consumer of this future: a request on `delayed` asks it (before the handler below fails
+        // `delayed`: whatever gives up on its input asks first, then completes).
+        delayed.depend(on: self) { result in
             guard !timer.value.isStopped else { return }
             let deadline = timerDeadline(after: duration, on: clock)
             let task = runAt(deadline, on: clock) { delayed.complete(result) }
@@ -53,15 +56,14 @@ extension Future {
             }
             if stopped { task.cancel() }  // cancelled while the task was being started
         }
-        // Weak: the handler is stored in `delayed` itself; it must not keep it (or this future) alive.
-        delayed.onCancellationRequested { [weak self, weak delayed] in
+        // Weak: the handler is stored in `delayed` itself; it must not keep it alive.
+        delayed.onCancellationRequested { [weak delayed] in
             let old = timer.withValue { state -> DelayTimerState in
                 let old = state
                 state = .stopped
                 return old
             }
             if case .running(let task) = old { task.cancel() }
-            self?.requestCancellation()
             if let cancellationError { delayed?.complete(.failure(cancellationError)) }
         }
         return delayed

@@ -1,5 +1,5 @@
 /// The failure of a typed future given a deadline with
-/// ``Future/timeout(after:clock:)->Future<T,TimeoutError<E>>``: either it timed out, or the future
+/// ``Future/timeout(after:clock:file:line:)->Future<T,TimeoutError<E>>``: either it timed out, or the future
 /// itself failed with `failure`.
 public enum TimeoutError<Failure: Error>: Error {
     /// The deadline passed before the future completed.

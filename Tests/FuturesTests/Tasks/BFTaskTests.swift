@@ -570,9 +570,12 @@ struct BFTaskCombinationTests {
 
     @Test func requestingCancellationOfATypedFuturesTaskReachesTheFuture() {
         let promise = Promise<Int, TestError>()
+        let asked = Recorder<String>()
+        promise.onCancellationRequested { asked.append("asked") }  // a producer that reacts (G8)
         let task = BFTask(promise.future)
         task.future.requestCancellation()
         #expect(promise.isCancellationRequested)
+        #expect(asked.values == ["asked"])
         promise.failure(TestError(code: 0))
         #expect(task.isFaulted)
     }

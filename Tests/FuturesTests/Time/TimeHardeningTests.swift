@@ -200,6 +200,7 @@ struct TimerCancellationTests {
     @Test func aCancelledDelayStartsNoTimerWhenTheSourceCompletesLater() async {
         let clock = RecordingClock()
         let promise = Promise<Int, Never>()
+        promise.onCancellationRequested {}  // a producer that reacts: requests are forwarded to it (G8)
         let delayed = promise.future.delay(for: .seconds(1), clock: clock)
         delayed.requestCancellation()
         #expect(promise.future.isCancellationRequested)

@@ -1,0 +1,147 @@
+/// How an output future takes its result from an input, for the failure trace (see ``FailureTrace``).
+@usableFromInline
+@frozen
+enum DependencyLink {
+    /// The output is a new step after the input (`map`, `recover`, `timeout`, …): it is traced as `step`
+    /// at `file`:`line` when tracing is on, with the input's trace before it.
+    case step(StaticString, file: StaticString, line: UInt)
+    /// The output takes the input's result as its own (`completeWith`, the inner future of `flatMap`): a
+    /// traced output continues with the input's trace.
+    case follows
+    /// The output gathers several inputs (`zip`, `sequence`, `race`, …): the gatherer links their
+    /// progress and failure traces itself, all inputs at once.
+    case gathered
+}
+
+extension Future {
+    /// Makes this future (the output) depend on `input`: the one way one future waits for another.
+    ///
+    /// 1. Registers `body` on `context` as **one consumer** of `input` (a consumer is what G8 counts: the
+    ///    input is asked to cancel only once every consumer has asked). When `input` has completed,
+    ///    `body` runs now, through the trampoline (immediate context) or handed to `context`.
+    /// 2. Forwards a cancellation request on this future to `input` as this consumer's ask, at most once:
+    ///    through `ask` when the output can also give up on its own (a timer, an early failure), so that
+    ///    every path shares the one ask; else through a handler that holds `input` weakly. Nothing is
+    ///    registered when `input` is completed or never accepted cancellation (nobody would react).
+    /// 3. Links progress (`input`'s progress becomes part of this future's) and the failure trace
+    ///    (`link`).
+    ///
+    /// - Returns: What the registration saw (``Registration``).
+    @inlinable
+    @discardableResult
+    final func depend<S: Sendable, SE: Error>(
+        on input: Future<S, SE>,
+        _ context: ExecutionContext = immediateExecutionContext,
+        link: DependencyLink = .follows,
+        asking ask: ConsumerAsk<S, SE>? = nil,
+        _ body: @escaping @Sendable (Result<S, SE>) -> Void
+    ) -> Future<S, SE>.Registration {
+        switch link {
+        case .step(let name, let file, let line):
+            if FailureTracing.isOn { FailureTracing.derived(self, from: input, name: name, file: file, line: line) }
+        case .follows:
+            if FailureTracing.isLive { FailureTracing.follows(self, input) }
+        case .gathered:
+            break
+        }
+        let registration = input.whenComplete(context, body)
+        switch link {
+        case .step: linkProgressAndCancellation(to: input, after: registration, asking: ask)
+        case .follows:
+            if registration.hasExtras { ProgressLink.follow(input, by: self) }
+            linkCancellation(to: input, after: registration, asking: ask)
+        case .gathered: linkCancellation(to: input, after: registration, asking: ask)
+        }
+        return registration
+    }
+
+    /// Steps 2 and 3 of ``depend(on:_:link:asking:_:)``, for a registration made another way (with a
+    /// `CancelToken`, or removable): `registration` is what it saw of `input`.
+    @inlinable
+    final func linkProgressAndCancellation<S: Sendable, SE: Error>(
+        to input: Future<S, SE>,
+        after registration: Future<S, SE>.Registration,
+        asking ask: ConsumerAsk<S, SE>? = nil
+    ) {
+        if registration.hasExtras { ProgressLink.derive(from: input, to: self) }
+        linkCancellation(to: input, after: registration, asking: ask)
+    }
+
+    /// Step 2 of ``depend(on:_:link:asking:_:)``: forwards a request on this future to `input` as one
+    /// consumer's ask, at most once (a future runs its cancellation handlers once).
+    @inlinable
+    final func linkCancellation<S: Sendable, SE: Error>(
+        to input: Future<S, SE>,
+        after registration: Future<S, SE>.Registration,
+        asking ask: ConsumerAsk<S, SE>?
+    ) {
+        guard registration.acceptsCancellation else { return }
+        if let ask {
+            onCancellationRequested { ask.ask() }
+        } else {
+            onCancellationRequested { [weak input] in input?.consumerRequestsCancellation() }
+        }
+    }
+
+    /// A future with `other`'s result that forwards cancellation requests to it as one of its consumers:
+    /// `other` itself when it is completed (a request on a completed future does nothing, so there is
+    /// nothing to forward), else a new future that follows it.
+    @inlinable
+    static func following(_ other: Future<T, E>) -> Future<T, E> {
+        if other.isCompleted && !FailureTracing.isLive { return other }
+        let future = Future<T, E>()
+        future.completeWith(other)
+        return future
+    }
+
+    /// Completes this future with `other`'s result when it has one, as one of `other`'s consumers (see
+    /// ``depend(on:_:link:asking:_:)``).
+    @inlinable
+    final func completeWith(_ other: Future<T, E>) {
+        depend(on: other) { [self] result in self.complete(result) }
+    }
+
+    /// Derives a future from this one: registers `body` on `context` to complete the returned future with
+    /// this future's result, as one consumer of this future (see ``depend(on:_:link:asking:_:)``).
+    ///
+    /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
+    /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``. `followsInner`:
+    /// `body` completes the returned future with a future it makes (`flatMap`, `recoverWith`), which
+    /// then gets the requests made on the returned future before it existed.
+    @inlinable
+    final func derive<U: Sendable, E1: Error>(
+        _ context: ExecutionContext,
+        step: StaticString = #function,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        followsInner: Bool = false,
+        _ body: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void
+    ) -> Future<U, E1> {
+        let future = DerivedFuture<U, E1, T, E>(followsInner: followsInner, step: body)
+        future.depend(on: self, context, link: .step(step, file: file, line: line)) { result in future.fire(result) }
+        return future
+    }
+
+    /// A new future with this future's result that is **one consumer** of it: a handle per consumer of
+    /// shared work.
+    ///
+    /// ```swift
+    /// let download = cache.download(url)        // shared by every view that shows the image
+    /// let mine = download.consumer()
+    /// // later, when this view goes away:
+    /// mine.requestCancellation()                // the download stops only if every consumer asked
+    /// ```
+    ///
+    /// A cancellation request on the returned future is this consumer's ask (GUARANTEES.md G8): `self`
+    /// is asked to cancel once every consumer registered on it while it was pending has asked, so work
+    /// shared with someone who still waits keeps running. Each call makes a new consumer. The returned
+    /// future completes with this future's result, on the completing thread; when `self` has completed
+    /// already, it is returned completed with the same result.
+    public final func consumer(file: StaticString = #fileID, line: UInt = #line) -> Future<T, E> {
+        let future = Future<T, E>()
+        future.depend(on: self, link: .step("consumer", file: file, line: line)) { result in
+            future.complete(result)
+        }
+        return future
+    }
+}
