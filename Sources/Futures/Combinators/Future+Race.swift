@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Future {
     /// A future of the first of `futures` to **succeed**; the others are then asked to cancel.
     ///
@@ -29,15 +31,17 @@ extension Future {
         let winner = Future<T, E>()
         let failures = FailureSlots<E>(count: inputs.count)
         let weakInputs = inputs.map { WeakFuture($0) }
+        let outcome = OneOutcome()
         for (index, input) in inputs.enumerated() {
             winner.depend(on: input, link: .gathered) { result in
                 switch result {
                 case .success:
-                    if winner.complete(result) {
-                        cancelAll(weakInputs, except: index)
-                    }
+                    // Asks the losers first, then completes: code that reacts to the winner runs after.
+                    guard outcome.claim() else { return }
+                    cancelAll(weakInputs, except: index)
+                    winner.complete(result)
                 case .failure(let error):
-                    if let first = failures.store(error, at: index) {
+                    if let first = failures.store(error, at: index), outcome.claim() {
                         winner.complete(.failure(first))
                     }
                 }
@@ -77,11 +81,14 @@ extension Sequence {
         if let empty = Future<T, E>.emptyInputFailure(inputs, operation: "firstCompleted") { return empty }
         let first = Future<T, E>()
         let weakInputs = inputs.map { WeakFuture($0) }
+        let outcome = OneOutcome()
         for (index, input) in inputs.enumerated() {
             first.depend(on: input, link: .gathered) { result in
-                if first.complete(result) && cancellingOthers {
-                    cancelAll(weakInputs, except: index)
-                }
+                // The first result decides; the others are asked before it is delivered (a loser that
+                // fails at once when asked cannot take its place).
+                guard outcome.claim() else { return }
+                if cancellingOthers { cancelAll(weakInputs, except: index) }
+                first.complete(result)
             }
         }
         return first
@@ -95,6 +102,16 @@ private func cancelAll<T, E>(_ inputs: [WeakFuture<T, E>], except winner: Int) {
         // them over, so the losers' work stops even if someone else observes them (e.g. awaits the loser
         // to see how it ended); asking as one consumer would make that outcome depend on timing.
         input.future?.requestCancellation()
+    }
+}
+
+/// Decides a gatherer's outcome once: the first caller of ``claim()`` completes the output.
+final class OneOutcome: Sendable {
+    private let decided = Atomic<Bool>(false)
+
+    /// `true` for the first caller only.
+    func claim() -> Bool {
+        !decided.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
 
