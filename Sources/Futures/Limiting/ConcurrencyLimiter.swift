@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs at most a fixed number of pieces of work at once, starting the rest in submission order as
 /// slots free up: for work discovered on the fly (a crawler's next links, an API client's requests).
 ///
@@ -5,7 +7,7 @@
 /// let limiter = ConcurrencyLimiter(maxConcurrent: 8)
 ///
 /// func crawl(_ url: URL) {
-///     limiter.submit { session.dataFuture(from: url) }      // Future<Data, any Error>
+///     limiter.submit(timeout: .seconds(10)) { session.dataFuture(from: url) }   // Future<Data, any Error>
 ///         .onSuccess { page in
 ///             for link in links(in: page) { crawl(link) }   // queued behind the running ones
 ///         }
@@ -30,20 +32,44 @@
 /// should only *start* work and return its future. Starts go through the library's trampoline, so
 /// thousands of queued items whose work completes at once start one after another in bounded stack.
 ///
+/// ## The bound holds at the work
+/// A slot is taken when the closure is called and freed only when **the future the closure returned**
+/// completes — never earlier, whatever happens to the future `submit` returned. The limiter sees nothing
+/// but that future, so let it be the work's own future, and put deadlines and other wrappers around the
+/// item, not inside the closure:
+///
+/// ```swift
+/// limiter.submit(timeout: .seconds(1.5)) { fetch(url) }     // deadline counted from the start
+/// limiter.submit { fetch(url) }.timeout(after: .seconds(1.5)) // deadline counted from the submission
+/// limiter.submit { fetch(url).timeout(after: .seconds(1.5)) } // ✗ frees the slot while fetch still runs
+/// ```
+///
+/// In the first two forms the deadline fails the item's future at once and asks the work to cancel (as one
+/// of its consumers, GUARANTEES.md G8), and the slot stays taken until the work's future completes, so at
+/// most `maxConcurrent` pieces of work ever run. In the last form the slot frees when the *timeout's*
+/// future fails, while the work may still run: the bound no longer holds at the work. Use it only for work
+/// that cannot be cancelled and whose slot you would rather lose than wait for.
+///
 /// ## Cancellation
-/// - ``Future/requestCancellation()`` on a future from ``submit(priority:failingWith:_:)`` while it
+/// - ``Future/requestCancellation()`` on a future from ``submit(priority:failingWith:file:line:_:)`` while it
 ///   waits removes it from the queue in O(1): its closure is released unrun, and the future fails with
 ///   the `failingWith:` error, else ``FuturesError/cancelled`` when its failure type can hold it
-///   (`any Error`, `FuturesError`); otherwise (`Never`, your own type) it never completes, and its
-///   callbacks are released.
+///   (`any Error`, `FuturesError`). A `Never`-failing item cannot fail: it is removed, its future never
+///   completes, and its callbacks are released at once (with what they captured).
+/// - An item of another failure type submitted without `failingWith:` has no error to fail with, so a
+///   request does not remove it: it keeps its place, and when it starts, the request reaches its work's
+///   future at once, which ends as the work decides. Pass `failingWith:` to have it removed unrun instead.
 /// - While it runs, the request reaches the work's future as one of its consumers (GUARANTEES.md G8),
 ///   so the work decides how it ends, and its slot frees when it does.
-/// - ``cancelAll()`` requests cancellation of everything submitted so far.
+/// - ``cancelAll()`` requests cancellation of everything submitted so far, and the limiter stays open;
+///   ``close()`` shuts it for good: nothing submitted later runs.
 ///
 /// ## Memory and failures of the work
 /// Running work keeps the limiter alive (its completion callbacks hold it); waiting work is held by the
 /// limiter. A slot frees only when its work's future completes: work whose future never completes holds
-/// its slot for good (bound it with ``Future/timeout(after:clock:file:line:)->Future<T,TimeoutError<E>>``).
+/// its slot for good, even when a deadline failed the item's future — make the work honour cancellation
+/// requests (`Promise.onCancellationRequested`, `Future(cancellable:)`, an `async` operation), so the
+/// deadline's request ends it.
 public final class ConcurrencyLimiter: Sendable {
     /// The order in which waiting work starts: higher priorities first, then submission order.
     public enum Priority: Int, Sendable, CaseIterable, Comparable {
@@ -64,6 +90,8 @@ public final class ConcurrencyLimiter: Sendable {
     /// Where submitted closures run.
     let context: ExecutionContext
     let state: LockedBox<LimiterState>
+    /// Set (under the state's lock) by ``close()``; read without the lock where work is about to start.
+    private let closedFlag = Atomic<Bool>(false)
 
     /// Creates a limiter that runs at most `maxConcurrent` pieces of work at once.
     ///
@@ -83,76 +111,211 @@ public final class ConcurrencyLimiter: Sendable {
     /// How many pieces of work wait for a slot.
     public var queuedCount: Int { state.value.queuedCount }
 
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
     /// Runs `work` when a slot is free and returns a future of its outcome.
     ///
     /// `work` runs once, on the limiter's context (see *Where work starts* in ``ConcurrencyLimiter``), and
     /// should start the work and return its future. The returned future completes with that future's
-    /// result; the slot stays taken until then.
+    /// result; the slot stays taken until then (see *The bound holds at the work*).
     ///
     /// - Parameters:
     ///   - priority: Where `work` waits when no slot is free (``Priority/normal`` by default).
-    ///   - cancellationError: The failure of the returned future when its cancellation is requested
-    ///     while it waits. When `nil` (the default) it is ``FuturesError/cancelled`` if `E` can hold it;
-    ///     otherwise the future then never completes (its callbacks are released).
+    ///   - cancellationError: The failure of the returned future when it ends unrun: its cancellation is
+    ///     requested while it waits, or the limiter is closed (``close()``) first. When `nil` (the default)
+    ///     it is ``FuturesError/cancelled`` if `E` can hold it. For a `Never` item (nothing to fail with)
+    ///     the future then never completes, and its callbacks are released. For another `E` a request
+    ///     while it waits does not remove it (it starts in turn, and the request reaches its work at once);
+    ///     a ``close()`` releases it unrun and its future never completes (its callbacks are released).
+    ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on).
+    ///   - line: The line of that call site.
     ///   - work: Starts the work. Released once it has run, or when the item is removed unrun.
     /// - Returns: A future of the work's outcome. A cancellation request on it removes waiting work, or
-    ///   reaches the running work's future as one of its consumers.
+    ///   reaches the running work's future as one of its consumers. After ``close()`` it has already
+    ///   failed with `cancellationError` (else ``FuturesError/cancelled``), and `work` was released unrun.
     public func submit<T, E>(
         priority: Priority = .normal,
         failingWith cancellationError: E? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ work: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
-        let item = LimitedItem(priority: priority, cancellationError: cancellationError, work: work)
-        let future = item.future
-        // Registered before the future is handed out, so requests through derived futures reach it.
-        future.onCancellationRequested { [weak self, weak item] in
-            guard let self, let item else { return }
-            self.removeIfQueued(item)
+        enqueue(
+            LimitedItem(priority: priority, cancellationError: cancellationError, deadline: nil, work: work),
+            file: file, line: line)
+    }
+
+    /// Runs `work` when a slot is free and returns a future of its outcome, failing with `timeoutError`
+    /// when it has not completed `timeout` after it started.
+    ///
+    /// As ``submit(priority:failingWith:file:line:_:)``, with a deadline counted from when `work` starts
+    /// (time spent waiting for a slot does not count): when it passes first, the returned future fails
+    /// with `timeoutError` at once and the work's future is asked to cancel, as one of its consumers. The
+    /// slot stays taken until the work's future completes, so the bound holds at the work even for work
+    /// that takes a while to stop. `timeout` is clamped to 0…10⁹ s; the deadline fires from a task
+    /// sleeping on `clock`.
+    ///
+    /// - Parameters:
+    ///   - priority: Where `work` waits when no slot is free (``Priority/normal`` by default).
+    ///   - cancellationError: The failure when the item ends unrun (see
+    ///     ``submit(priority:failingWith:file:line:_:)``).
+    ///   - timeout: How long the work may run before the returned future fails.
+    ///   - clock: The clock the deadline is measured on (`ContinuousClock()` by default).
+    ///   - timeoutError: The failure of the returned future when the deadline passes first.
+    ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on).
+    ///   - line: The line of that call site.
+    ///   - work: Starts the work. Released once it has run, or when the item is removed unrun.
+    public func submit<T, E>(
+        priority: Priority = .normal,
+        failingWith cancellationError: E? = nil,
+        timeout: Duration,
+        clock: some Clock<Duration> = ContinuousClock(),
+        timingOutWith timeoutError: E,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ work: @escaping @Sendable () -> Future<T, E>
+    ) -> Future<T, E> {
+        let deadline: @Sendable (Future<T, E>) -> Future<T, E> = { source in
+            source.timeout(after: timeout, clock: clock, failingWith: timeoutError)
         }
-        let (start, progress) = state.withValue { ($0.submit(item), $0.progress) }
-        if let progress { ProgressLink.includeItem(future, in: progress) }
-        if let start {
-            launch(start)
-        }
-        return future
+        return enqueue(
+            LimitedItem(priority: priority, cancellationError: cancellationError, deadline: deadline, work: work),
+            file: file, line: line)
+    }
+
+    /// Runs `work` when a slot is free and returns a future of its outcome, failing with
+    /// ``FuturesError/timedOut`` when it has not completed `timeout` after it started.
+    ///
+    /// The `any Error` form of ``submit(priority:failingWith:timeout:clock:timingOutWith:file:line:_:)``:
+    /// the deadline is counted from the start, fails the returned future at once and asks the work to
+    /// cancel; the slot stays taken until the work's future completes. A request while the item waits
+    /// removes it (it fails with ``FuturesError/cancelled``).
+    ///
+    /// - Parameters:
+    ///   - priority: Where `work` waits when no slot is free (``Priority/normal`` by default).
+    ///   - timeout: How long the work may run before the returned future fails (clamped to 0…10⁹ s).
+    ///   - clock: The clock the deadline is measured on (`ContinuousClock()` by default).
+    ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on).
+    ///   - line: The line of that call site.
+    ///   - work: Starts the work. Released once it has run, or when the item is removed unrun.
+    public func submit<T>(
+        priority: Priority = .normal,
+        timeout: Duration,
+        clock: some Clock<Duration> = ContinuousClock(),
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ work: @escaping @Sendable () -> Future<T, any Error>
+    ) -> Future<T, any Error> {
+        submit(
+            priority: priority, timeout: timeout, clock: clock, timingOutWith: FuturesError.timedOut,
+            file: file, line: line, work)
     }
 
     /// Runs the async `operation` in a new Swift `Task` when a slot is free, and returns a future of its
     /// outcome.
     ///
-    /// The same as ``submit(priority:failingWith:_:)`` with `Future(operation:)`: the task starts when
-    /// the item does, and the slot stays taken until `operation` returns or throws. The error type
+    /// The same as ``submit(priority:failingWith:file:line:_:)`` with `Future(operation:)`: the task starts
+    /// when the item does, and the slot stays taken until `operation` returns or throws. The error type
     /// follows `operation`'s typed throws (`throws` gives `any Error`).
     ///
-    /// **Cancellation:** while waiting, the item is removed and the future fails with
-    /// ``FuturesError/cancelled`` when `E` can hold it (otherwise it never completes); while running, the
-    /// request cancels the Swift task, and the future completes with what `operation` then returns or
-    /// throws (typically `CancellationError`).
+    /// **Cancellation:** while waiting, the item is removed and the future fails with `cancellationError`,
+    /// else ``FuturesError/cancelled`` when `E` can hold it (a `Never` item never completes; an item of
+    /// another `E` without `cancellationError` keeps its place, and its task is cancelled as soon as it
+    /// starts); while running, the request cancels the Swift task, and the future completes with what
+    /// `operation` then returns or throws (typically `CancellationError`).
     ///
     /// - Parameters:
     ///   - priority: Where the item waits when no slot is free (``Priority/normal`` by default). The Swift
     ///     task inherits the priority of the thread that starts it.
+    ///   - cancellationError: The failure when the item ends unrun (see
+    ///     ``submit(priority:failingWith:file:line:_:)``).
+    ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on).
+    ///   - line: The line of that call site.
     ///   - operation: The work; runs in its own task, not on the caller's actor.
     public func submit<T, E>(
         priority: Priority = .normal,
+        failingWith cancellationError: E? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         operation: @escaping @Sendable () async throws(E) -> T
     ) -> Future<T, E> {
-        submit(priority: priority) { Future<T, E>(operation: operation) }
+        submit(priority: priority, failingWith: cancellationError, file: file, line: line) {
+            Future<T, E>(operation: operation)
+        }
     }
 
     /// Requests cancellation of every piece of work submitted so far: waiting ones are removed (and fail
-    /// as described in ``submit(priority:failingWith:_:)``), then running ones are asked to stop.
+    /// as described in ``submit(priority:failingWith:file:line:_:)``), then running ones are asked to stop.
     ///
-    /// The limiter stays usable: work submitted after this call (even from a callback it triggers) runs
-    /// normally. Each request runs its handlers on the calling thread.
+    /// A snapshot: the limiter stays open, and work submitted after this call (even from a callback it
+    /// triggers) runs normally. To stop everything for good, use ``close()``. Each request runs its
+    /// handlers on the calling thread.
     public func cancelAll() {
-        let items = state.withValue { $0.all() }
+        var items: [any LimitedWork] = []
+        items.reserveCapacity(state.value.itemCount)  // allocated before locking
+        state.withValue { $0.collectAll(into: &items) }
         for item in items {
             item.requestCancellation()
         }
     }
 
+    /// Shuts the limiter for good: waiting work is removed unrun, running work is asked to stop, and
+    /// nothing submitted later runs.
+    ///
+    /// - Waiting items are released unrun and their futures fail with their cancellation error (see
+    ///   ``submit(priority:failingWith:file:line:_:)``; `Never` items and items of a typed failure without
+    ///   `failingWith:` never complete, and their callbacks are released).
+    /// - Running items get a cancellation request on their futures, which reaches each work's future as
+    ///   one of its consumers (GUARANTEES.md G8): the work decides how it ends, and its future's result
+    ///   is passed on as usual.
+    /// - Later submissions fail at once, the same way, without calling their closures.
+    /// - No work starts after `close()`: items whose start was already under way on another thread
+    ///   are dropped unrun if they have not called their closure yet, else asked to stop as soon as
+    ///   their closure returned its future.
+    ///
+    /// Calling it again does nothing. Drops and requests run on the calling thread, after the limiter's
+    /// lock is released.
+    public func close() {
+        var queued: [any LimitedWork] = []
+        var running: [any LimitedWork] = []
+        let count = state.value.itemCount
+        queued.reserveCapacity(count)  // allocated before locking
+        running.reserveCapacity(Swift.min(count, maxConcurrent))
+        let closedNow = state.withValue { state -> Bool in
+            guard state.close(queued: &queued, running: &running) else { return false }
+            closedFlag.store(true, ordering: .releasing)
+            return true
+        }
+        guard closedNow else { return }
+        for item in queued { item.drop() }
+        for item in running { item.requestCancellation() }
+    }
+
     // MARK: - Internal
+
+    /// Registers a new item: starts it, queues it, or drops it when closed; returns its future.
+    private func enqueue<T, E>(_ item: LimitedItem<T, E>, file: StaticString, line: UInt) -> Future<T, E> {
+        let future = item.future
+        if FailureTracing.isOn {
+            FailureTracing.produced(future, name: "submit", site: CallSite(file: file, line: line))
+        }
+        if item.isRemovable {
+            // Registered before the future is handed out, so requests through derived futures reach it.
+            future.onCancellationRequested { [weak self, weak item] in
+                guard let self, let item else { return }
+                self.removeIfQueued(item)
+            }
+        }
+        let (admission, progress) = state.withValue { ($0.submit(item), $0.progress) }
+        if let progress { ProgressLink.includeItem(future, in: progress) }
+        switch admission {
+        case .start: launch(item)
+        case .queued: break
+        case .rejected: item.drop()
+        }
+        return future
+    }
 
     /// Removes `item` from its queue if it still waits there, and drops it.
     func removeIfQueued(_ item: any LimitedWork) {
@@ -188,29 +351,49 @@ public final class ConcurrencyLimiter: Sendable {
 ///
 /// `work` is written at creation and then touched by exactly one of two paths, each of which owns the
 /// item after taking it out of the limiter's state under the limiter's lock: ``start(in:)`` (the item was
-/// started) or ``drop()`` (it was removed from its queue). `isQueued` is only accessed under the limiter's
-/// lock. So no field is ever accessed concurrently.
+/// given a slot) or ``drop()`` (it was removed from its queue, or refused). `queueIndex` is only accessed
+/// under the limiter's lock. So no field is ever accessed concurrently.
 final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
     let future = Future<T, E>()
     let priority: ConcurrencyLimiter.Priority
+    /// The failure of the future when the item ends unrun, if it has one.
     let cancellationError: E?
-    nonisolated(unsafe) var isQueued = false
+    /// Whether a cancellation request while it waits removes it: it can fail with a cancellation error,
+    /// or it is `Never`-failing (abandoned then). Otherwise the request waits for its work.
+    let isRemovable: Bool
+    /// Wraps the work's future in the item's deadline (``ConcurrencyLimiter/submit(priority:failingWith:timeout:clock:timingOutWith:file:line:_:)``).
+    private let deadline: (@Sendable (Future<T, E>) -> Future<T, E>)?
+    nonisolated(unsafe) var queueIndex = -1
     nonisolated(unsafe) private var work: (@Sendable () -> Future<T, E>)?
 
     init(
         priority: ConcurrencyLimiter.Priority,
         cancellationError: E?,
+        deadline: (@Sendable (Future<T, E>) -> Future<T, E>)?,
         work: @escaping @Sendable () -> Future<T, E>
     ) {
         self.priority = priority
-        self.cancellationError = cancellationError
+        self.cancellationError = cancellationError ?? Future<T, E>.cancellationError
+        self.isRemovable = self.cancellationError != nil || E.self == Never.self
+        self.deadline = deadline
         self.work = work
     }
 
     func start(in limiter: ConcurrencyLimiter) {
         guard let work else { return }
         self.work = nil
+        if limiter.isClosed {
+            // Given a slot just before the limiter closed: it must not start. (Nothing waits any more, so
+            // freeing the slot starts nothing; `work` is released when this returns.)
+            _ = limiter.finish(self)
+            endUnrun()
+            return
+        }
         let source = work()
+        if let deadline {
+            start(source, deadline: deadline, in: limiter)
+            return
+        }
         // If cancellation was requested while `work` ran, this asks `source` at once.
         future.depend(on: source) { [self] result in
             let next = limiter.finish(self)
@@ -219,10 +402,37 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         }
     }
 
+    /// Starts with a deadline: the future completes with `deadline(source)`'s result (which asks
+    /// `source` to cancel when it fires), while the slot is freed only when `source` itself completes.
+    private func start(
+        _ source: Future<T, E>, deadline: @Sendable (Future<T, E>) -> Future<T, E>, in limiter: ConcurrencyLimiter
+    ) {
+        // The trace continues the work's when the work's failure is what fails the item (not the deadline).
+        let traced = FailureTracing.isLive ? FailureTracing.node(of: future) : nil
+        let sourceNode = traced == nil ? nil : FailureTracing.node(of: source)
+        // An observer, not a consumer: the deadline's request alone decides whether `source` is asked.
+        source.onCompletionObserved { [self] result in
+            if let traced, case .failure = result, !future.isCompleted { traced.follow(sourceNode) }
+            if let next = limiter.finish(self) { limiter.launch(next) }
+        }
+        let outward = deadline(source)
+        // Progress and the trace come from `source` (above and below), not from the deadline's future.
+        future.depend(on: outward, link: .gathered) { [self] result in future.complete(result) }
+        if source.registrationLocked().hasExtras { ProgressLink.follow(source, by: future) }
+    }
+
     func drop() {
         work = nil
-        if let error = cancellationError ?? Future<T, E>.cancellationError {
-            future.complete(.failure(error))
+        endUnrun()
+    }
+
+    /// Ends the future of an item that never ran: fails it with the cancellation error, or, without one,
+    /// releases its callbacks (it never completes).
+    private func endUnrun() {
+        if let cancellationError {
+            future.complete(.failure(cancellationError))
+        } else {
+            future.abandon()
         }
     }
 

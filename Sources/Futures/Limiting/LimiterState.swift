@@ -3,36 +3,48 @@
 protocol LimitedWork: AnyObject, Sendable {
     /// Its priority in the limiter's queues.
     var priority: ConcurrencyLimiter.Priority { get }
-    /// Whether it waits in a queue of the limiter. Read and written only under the limiter's lock.
-    var isQueued: Bool { get set }
+    /// Its slot in its priority's queue while it waits there, else `-1`. Read and written only under the
+    /// limiter's lock.
+    var queueIndex: Int { get set }
     /// Runs the work and reports its end to `limiter`. Called once, outside the limiter's lock.
     func start(in limiter: ConcurrencyLimiter)
-    /// Releases the work without running it and fails its future with its cancellation error (if it has
-    /// one). Called once, outside the limiter's lock, after the work was taken out of its queue.
+    /// Releases the work without running it and ends its future: fails it with its cancellation error, or
+    /// abandons it (its callbacks are released) when it has none. Called once, outside the limiter's lock,
+    /// after the work was taken out of the limiter's state.
     func drop()
-    /// Requests cancellation of the work's future (which removes it from its queue, or reaches the work).
+    /// Requests cancellation of the work's future (which removes it from its queue when it can be
+    /// removed, or reaches the work).
     func requestCancellation()
+}
+
+extension LimitedWork {
+    /// Whether it waits in a queue. Under the limiter's lock.
+    var isQueued: Bool { queueIndex >= 0 }
 }
 
 /// The queue of one priority: first in, first out, with O(1) amortised removal.
 ///
-/// Removing an item only clears its `isQueued` flag, leaving a tombstone that ``popFirst()`` skips; the
-/// slots before `head` have been taken. Both are compacted away once they make up half of the array, so
-/// every operation costs O(1) amortised and the array holds at most about twice the live items.
+/// Each waiting item knows its slot (`queueIndex`), so removing it clears its slot at once: an emptied slot
+/// holds nothing, and the queue never drops the last reference to an item under the limiter's lock (the
+/// one removing an item holds it; a popped item is returned). ``popFirst()`` skips the emptied slots; the
+/// slots before `head` have been taken. Both are compacted away in place (no allocation) once they make up
+/// half of the array, so every operation costs O(1) amortised and the array holds at most about twice the
+/// live items.
 struct LimiterQueue: Sendable {
     private(set) var slots: [(any LimitedWork)?] = []
     private var head = 0
-    /// Tombstones among the slots from `head` on.
+    /// Emptied slots from `head` on.
     private var removed = 0
     /// Items waiting (not removed).
     var count: Int { slots.count - head - removed }
 
     mutating func append(_ item: any LimitedWork, steps: inout Int) {
+        item.queueIndex = slots.count
         slots.append(item)
         steps += 1
     }
 
-    /// Takes the oldest waiting item, skipping removed ones.
+    /// Takes the oldest waiting item, skipping emptied slots.
     mutating func popFirst(steps: inout Int) -> (any LimitedWork)? {
         defer { compactHead(steps: &steps) }
         while head < slots.count {
@@ -40,24 +52,47 @@ struct LimiterQueue: Sendable {
             slots[head] = nil
             head += 1
             steps += 1
-            if let item, item.isQueued { return item }
+            if let item {
+                item.queueIndex = -1
+                return item
+            }
             removed -= 1
         }
         return nil
     }
 
-    /// Records that one of the items was removed (its flag is already cleared).
-    mutating func noteRemoved(steps: inout Int) {
+    /// Takes `item`, which waits in this queue, out of its slot. The caller holds `item`: the slot's
+    /// reference is never the last one.
+    mutating func remove(_ item: any LimitedWork, steps: inout Int) {
+        slots[item.queueIndex] = nil
+        item.queueIndex = -1
         removed += 1
         steps += 1
         guard removed >= 32, removed * 2 >= slots.count - head else { return }
-        var kept: [(any LimitedWork)?] = []
-        kept.reserveCapacity(count)
-        for case let item? in slots[head...] where item.isQueued {
-            kept.append(item)
+        // Moves the live items to the front, in order; only emptied slots are cut off.
+        var kept = 0
+        for index in head..<slots.count {
+            guard let live = slots[index] else { continue }
+            slots[index] = nil
+            live.queueIndex = kept
+            slots[kept] = live
+            kept += 1
         }
         steps += slots.count - head
-        slots = kept
+        slots.removeLast(slots.count - kept)
+        head = 0
+        removed = 0
+    }
+
+    /// Takes every waiting item out (they are appended to `items`, oldest first), leaving the queue empty.
+    mutating func takeAll(into items: inout [any LimitedWork]) {
+        for index in head..<slots.count {
+            guard let live = slots[index] else { continue }
+            slots[index] = nil
+            live.queueIndex = -1
+            items.append(live)
+        }
+        slots.removeAll()
         head = 0
         removed = 0
     }
@@ -68,8 +103,9 @@ struct LimiterQueue: Sendable {
             head = 0
         } else if head >= 32, head * 2 >= slots.count {
             steps += slots.count - head
-            slots.removeFirst(head)
+            slots.removeFirst(head)  // emptied slots only
             head = 0
+            for index in slots.indices { slots[index]?.queueIndex = index }
         }
     }
 }
@@ -77,14 +113,27 @@ struct LimiterQueue: Sendable {
 /// The state machine of a ``ConcurrencyLimiter``: which items run and which wait, in which order.
 ///
 /// Pure bookkeeping: every event runs under the limiter's lock and returns what to do; the limiter does it
-/// after unlocking (starting work, failing futures, releasing closures).
+/// after unlocking (starting work, failing futures, releasing closures). No event drops the last reference
+/// to an item: the items it takes out are returned, or held by the caller.
 struct LimiterState: Sendable {
+    /// What to do with a new submission.
+    enum Admission {
+        /// A slot was free: start it now.
+        case start
+        /// It waits in its queue.
+        case queued
+        /// The limiter is closed: drop it unrun.
+        case rejected
+    }
+
     let maxConcurrent: Int
-    /// The items running, by identity (to reach them from ``takeAll()``).
+    /// The items running, by identity (to reach them from ``collectAll(into:)`` and ``close(into:)``).
     private(set) var running: [ObjectIdentifier: any LimitedWork] = [:]
     /// One queue per priority, lowest first.
     private var queues = [LimiterQueue](repeating: LimiterQueue(), count: ConcurrencyLimiter.Priority.allCases.count)
     private(set) var queuedCount = 0
+    /// Whether ``close(into:)`` ran: no item is admitted or started any more.
+    private(set) var isClosed = false
     /// Work units done so far (queue slots written, skipped or moved); tests check they grow linearly.
     private(set) var steps = 0
     /// The limiter's aggregate progress, once someone asked for it (see `ConcurrencyLimiter.progress`).
@@ -94,28 +143,29 @@ struct LimiterState: Sendable {
         self.maxConcurrent = Swift.max(maxConcurrent, 1)
     }
 
-    /// Storage slots of the queues (live items and tombstones); tests check it stays bounded.
+    /// Storage slots of the queues (live items and emptied slots); tests check it stays bounded.
     var storedSlots: Int { queues.reduce(0) { $0 + $1.slots.count } }
 
-    /// A new item: it runs now if a slot is free (returned), else it waits in its priority's queue.
-    mutating func submit(_ item: any LimitedWork) -> (any LimitedWork)? {
+    /// A new item: it runs now if a slot is free, else it waits in its priority's queue; refused once
+    /// closed.
+    mutating func submit(_ item: any LimitedWork) -> Admission {
+        if isClosed { return .rejected }
         if running.count < maxConcurrent {
             running[ObjectIdentifier(item)] = item
-            return item
+            return .start
         }
-        item.isQueued = true
         queues[item.priority.rawValue].append(item, steps: &steps)
         queuedCount += 1
-        return nil
+        return .queued
     }
 
-    /// A running item ended: frees its slot and returns the next item to start, if one waits.
+    /// A running item ended (or was dropped before it started): frees its slot and returns the next item
+    /// to start, if one waits. The caller holds `item`.
     mutating func finish(_ item: any LimitedWork) -> (any LimitedWork)? {
         running[ObjectIdentifier(item)] = nil
         guard running.count < maxConcurrent, queuedCount > 0 else { return nil }
         for priority in queues.indices.reversed() {
             if let next = queues[priority].popFirst(steps: &steps) {
-                next.isQueued = false
                 queuedCount -= 1
                 running[ObjectIdentifier(next)] = next
                 return next
@@ -124,26 +174,40 @@ struct LimiterState: Sendable {
         return nil
     }
 
-    /// Takes `item` out of its queue; returns whether it was waiting there (`false`: it runs, or ran).
+    /// Takes `item` out of its queue; returns whether it was waiting there (`false`: it runs, or ran, or
+    /// was dropped). The caller holds `item`.
     mutating func remove(_ item: any LimitedWork) -> Bool {
         guard item.isQueued else { return false }
-        item.isQueued = false
+        queues[item.priority.rawValue].remove(item, steps: &steps)
         queuedCount -= 1
-        queues[item.priority.rawValue].noteRemoved(steps: &steps)
         return true
     }
 
-    /// Every item: the waiting ones (highest priority first, oldest first), then the running ones. Waiting
-    /// ones stay queued: a cancellation request on each removes it.
-    func all() -> [any LimitedWork] {
-        var items: [any LimitedWork] = []
-        items.reserveCapacity(queuedCount + running.count)
+    /// Appends every item to `items`: the waiting ones (highest priority first, oldest first), then the
+    /// running ones. Waiting ones stay queued. Reserve `items`' capacity before locking (``itemCount``).
+    func collectAll(into items: inout [any LimitedWork]) {
         for queue in queues.reversed() {
-            for case let item? in queue.slots where item.isQueued {
+            for case let item? in queue.slots {
                 items.append(item)
             }
         }
         items.append(contentsOf: running.values)
-        return items
+    }
+
+    /// How many items wait or run.
+    var itemCount: Int { queuedCount + running.count }
+
+    /// Closes: no item is admitted or started from now on. Appends the waiting items to `queued` (taken out
+    /// of their queues, highest priority first) and the running ones to `running`; the caller drops the
+    /// former and asks the latter to cancel. Returns `false` (taking nothing) if it was closed already.
+    mutating func close(queued: inout [any LimitedWork], running runningItems: inout [any LimitedWork]) -> Bool {
+        guard !isClosed else { return false }
+        isClosed = true
+        for priority in queues.indices.reversed() {
+            queues[priority].takeAll(into: &queued)
+        }
+        queuedCount = 0
+        runningItems.append(contentsOf: running.values)
+        return true
     }
 }

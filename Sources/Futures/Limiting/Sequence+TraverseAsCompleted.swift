@@ -44,29 +44,25 @@ extension Sequence where Element: Sendable {
             return stream
         }
         let limiter = ConcurrencyLimiter(maxConcurrent: maxConcurrent, startingOn: context)
-        // Outcomes still to come, and whether the traversal was cancelled.
-        let progress = LockedBox((remaining: elements.count, cancelled: false))
+        // Outcomes still to come.
+        let remaining = LockedBox(elements.count)
         // Weak: the stream holds `cancel` (as its abandon handler), and the promise holds the stream.
+        // Closing the limiter drops the elements not started (whatever `E` is) and asks the running ones.
         let cancel: @Sendable () -> Void = { [weak promise] in
-            progress.withValue { $0.cancelled = true }
             promise?.finish(throwing: FuturesError.cancelled)
-            limiter.cancelAll()
+            limiter.close()
         }
         let registration = cancellationToken.onCancellationRequested(cancel)
         // A consumer that leaves early (`break`, a cancelled task) and was the last one cancels too.
         stream.whenAbandoned(cancel)
         for (index, element) in elements.enumerated() {
-            let outcome = limiter.submit { () -> Future<U, E> in
-                // Cancelled after this element was submitted: it must not start. Its slot is not needed
-                // any more; the pending future is released with the limiter.
-                if progress.value.cancelled { return Future<U, E>() }
-                return f(element)
-            }
+            // Once the limiter is closed, submissions are released unrun (and their outcomes never come).
+            let outcome = limiter.submit { () -> Future<U, E> in f(element) }
             outcome.whenComplete(immediateExecutionContext) { result in
                 promise.tryComplete(.success((index, result)))
-                let isLast = progress.withValue { state -> Bool in
-                    state.remaining -= 1
-                    return state.remaining == 0
+                let isLast = remaining.withValue { count -> Bool in
+                    count -= 1
+                    return count == 0
                 }
                 if isLast {
                     promise.finish()
@@ -74,8 +70,6 @@ extension Sequence where Element: Sendable {
                 }
             }
         }
-        // Elements submitted while a cancellation ran were not in its snapshot: ask them too.
-        if progress.value.cancelled { limiter.cancelAll() }
         return stream
     }
 }
