@@ -5,8 +5,8 @@
 /// let limiter = ConcurrencyLimiter(maxConcurrent: 8)
 ///
 /// func crawl(_ url: URL) {
-///     limiter.submit { session.dataFuture(from: url) }      // Future<Data, any Error>
-///         .onSuccess { page in
+///     limiter.submit { session.dataFuture(from: url) }      // Future<(Data, URLResponse), any Error>
+///         .onSuccess { page, _ in
 ///             for link in links(in: page) { crawl(link) }   // queued behind the running ones
 ///         }
 /// }
