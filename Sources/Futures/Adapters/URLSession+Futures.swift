@@ -8,7 +8,7 @@ extension URLSession {
     /// Starts a data request now and returns a future of its body and response.
     ///
     /// The request starts at once (the task is resumed before this method returns); use
-    /// ``dataDeferred(for:)`` for a request that starts only when executed.
+    /// ``dataDeferred(for:file:line:)`` for a request that starts only when executed.
     ///
     /// - Success: any response the server sent, **whatever its status code** (a 404 is a success
     ///   here, as with `URLSession.data(for:)`; inspect `(response as? HTTPURLResponse)?.statusCode`).
@@ -20,8 +20,15 @@ extension URLSession {
     ///   completion does nothing.
     ///
     /// The future completes on the session's delegate queue; callbacks you add run on their own contexts.
-    public func dataFuture(for request: URLRequest) -> Future<(Data, URLResponse), any Error> {
+    /// While failure tracing is on, its ``Future/failureTrace`` starts with `dataFuture at file:line` (where
+    /// you called this method).
+    public func dataFuture(
+        for request: URLRequest, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<(Data, URLResponse), any Error> {
         let future = Future<(Data, URLResponse), any Error>()
+        if FailureTracing.isOn {
+            FailureTracing.produced(future, name: "dataFuture", site: CallSite(file: file, line: line))
+        }
         let task = dataTask(with: request) { data, response, error in
             if let error {
                 let cancelled =
@@ -44,24 +51,30 @@ extension URLSession {
 
     /// Starts a GET request for `url` now and returns a future of its body and response.
     ///
-    /// Same outcomes as ``dataFuture(for:)``: every HTTP status is a success, transport errors fail,
+    /// Same outcomes as ``dataFuture(for:file:line:)``: every HTTP status is a success, transport errors fail,
     /// and a cancellation request cancels the task and fails with ``FuturesError/cancelled``.
-    public func dataFuture(from url: URL) -> Future<(Data, URLResponse), any Error> {
-        dataFuture(for: URLRequest(url: url))
+    public func dataFuture(
+        from url: URL, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<(Data, URLResponse), any Error> {
+        dataFuture(for: URLRequest(url: url), file: file, line: line)
     }
 
     /// A lazy data request: nothing is sent until the result is executed, and each execution sends
     /// the request again (the blog's `dataTask(with:) -> Async`).
     ///
-    /// Each execution behaves as ``dataFuture(for:)``: every HTTP status is a success, transport errors
+    /// Each execution behaves as ``dataFuture(for:file:line:)``: every HTTP status is a success, transport errors
     /// fail, and a cancellation request on the future of ``Deferred/run()`` cancels that execution's task.
-    public func dataDeferred(for request: URLRequest) -> Deferred<(Data, URLResponse), any Error> {
-        Deferred(starting: { self.dataFuture(for: request) })
+    public func dataDeferred(
+        for request: URLRequest, file: StaticString = #fileID, line: UInt = #line
+    ) -> Deferred<(Data, URLResponse), any Error> {
+        Deferred(starting: { self.dataFuture(for: request, file: file, line: line) })
     }
 
-    /// A lazy GET request for `url`: sent anew on each execution; see ``dataDeferred(for:)``.
-    public func dataDeferred(from url: URL) -> Deferred<(Data, URLResponse), any Error> {
-        dataDeferred(for: URLRequest(url: url))
+    /// A lazy GET request for `url`: sent anew on each execution; see ``dataDeferred(for:file:line:)``.
+    public func dataDeferred(
+        from url: URL, file: StaticString = #fileID, line: UInt = #line
+    ) -> Deferred<(Data, URLResponse), any Error> {
+        dataDeferred(for: URLRequest(url: url), file: file, line: line)
     }
 }
 
@@ -70,7 +83,7 @@ extension URLSession {
     /// progress: bytes received, of the response's expected content length when the server sends one
     /// (until then, and without one, the total is unknown, `0`).
     ///
-    /// Like ``dataFuture(for:)`` (same outcomes on failure and on cancellation), but the task runs in a
+    /// Like ``dataFuture(for:file:line:)`` (same outcomes on failure and on cancellation), but the task runs in a
     /// session of its own, made with this session's `configuration` and a delegate that counts the bytes,
     /// so this session's delegate, if any, does not see it (and connections are not shared with this
     /// session). Observe with ``Future/progress``; the future is created with its progress declared, so futures
@@ -80,9 +93,17 @@ extension URLSession {
     /// let download = URLSession.shared.dataFutureReportingProgress(for: URLRequest(url: url))
     /// download.progress.onUpdate(.main) { snapshot in bar.progress = snapshot.fractionCompleted }
     /// ```
-    public func dataFutureReportingProgress(for request: URLRequest) -> Future<(Data, URLResponse), any Error> {
+    ///
+    /// While failure tracing is on, its ``Future/failureTrace`` starts with
+    /// `dataFutureReportingProgress at file:line` (where you called this method).
+    public func dataFutureReportingProgress(
+        for request: URLRequest, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<(Data, URLResponse), any Error> {
         let promise = Promise<(Data, URLResponse), any Error>(progressTotal: 0)
         let future = promise.future
+        if FailureTracing.isOn {
+            FailureTracing.produced(future, name: "dataFutureReportingProgress", site: CallSite(file: file, line: line))
+        }
         // A session of its own, with this session's configuration: swift-corelibs-foundation does not call
         // a task's own delegate (`URLSessionTask.delegate`). It is invalidated once its one task is done.
         let session = URLSession(

@@ -91,9 +91,12 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
     }
 
     /// Stores one input's result; completes ``future`` when the outcome is decided.
+    ///
+    /// The slots are moved out under the lock; the values array is built, and the slots released, after
+    /// it: a collected value's `deinit` may complete another input (which then finds the collector done).
     @inlinable
     func record(_ result: Result<T, E>, at index: Int) {
-        let outcome = state.withValue { state -> Result<[T], E>? in
+        let decided = state.withValue { state -> (slots: [Result<T, E>?], failure: E?)? in
             guard !state.isDone else { return nil }
             state.slots[index] = result
             state.steps += 1
@@ -101,24 +104,36 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
                 state.steps += 1
                 if case .failure(let error) = slot {
                     state.isDone = true
-                    state.slots = []
-                    return .failure(error)
+                    return (state.slots.moveOutAll(), error)
                 }
                 state.prefix += 1
             }
             guard state.prefix == state.slots.count else { return nil }
-            var values: [T] = []
-            values.reserveCapacity(state.slots.count)
-            for case .success(let value)? in state.slots {
-                values.append(value)
-            }
-            state.steps += values.count
+            state.steps += state.slots.count
             state.isDone = true
-            state.slots = []
-            return .success(values)
+            return (state.slots.moveOutAll(), nil)
         }
-        if let outcome {
-            future.complete(outcome)
+        guard var decided else { return }
+        if let failure = decided.failure {
+            future.complete(.failure(failure))
+            return
         }
+        var values: [T] = []
+        values.reserveCapacity(decided.slots.count)
+        for case .success(let value)? in decided.slots {
+            values.append(value)
+        }
+        decided.slots = []
+        future.complete(.success(values))
+    }
+}
+
+extension Array {
+    /// Moves the elements out, leaving the array empty (the storage is not copied).
+    @inlinable
+    mutating func moveOutAll() -> [Element] {
+        var taken: [Element] = []
+        swap(&self, &taken)
+        return taken
     }
 }

@@ -5,7 +5,8 @@ extension Future {
     /// future's error as soon as this future fails; otherwise, after this future succeeded, with
     /// `other`'s error. So when both fail, the receiver's error wins (as in BrightFutures). No closure of
     /// yours runs; the pair is built on the thread that completes the last of the two. When both are
-    /// already completed, the returned future is too. A cancellation request on the returned future is
+    /// already completed, or this future already failed, the returned future is too; `other` is still
+    /// registered on as one of its consumers, so its later failure counts as observed. A cancellation request on the returned future is
     /// forwarded to this future while it is pending, then to `other` (each as one of its consumers).
     ///
     /// ```swift
@@ -15,16 +16,26 @@ extension Future {
     /// ```
     @inlinable
     public func zip<U>(_ other: Future<U, E>, file: StaticString = #fileID, line: UInt = #line) -> Future<(T, U), E> {
+        var receiverFailed = false
         let ready = ifCompleted { result -> Result<(T, U), E>? in
             switch result {
             case .failure(let error):
+                receiverFailed = true
                 return .failure(error)
             case .success(let value):
                 return other.result.map { otherResult in otherResult.map { (value, $0) } }
             }
         }
         if let ready = ready ?? nil {
-            return Future<(T, U), E>(result: ready)
+            let future = Future<(T, U), E>(result: ready)
+            if receiverFailed {
+                // Decided by this future's failure without looking at `other`: register on it as the slow
+                // path does when this future fails first, so that `other` counts the pair as one of its
+                // consumers (G8: the outcome does not depend on timing) and its failure as observed (G10).
+                // The pair is completed: no request on it can reach `other` any more, on either path.
+                future.depend(on: other, link: .gathered) { _ in }
+            }
+            return future
         }
         // Pending: one consumer registration on each input, so a cancellation request on the pair reaches
         // both while they are pending.

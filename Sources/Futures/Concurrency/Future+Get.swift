@@ -3,7 +3,7 @@ extension Future {
     ///
     /// Throws exactly `E` (typed throws). For `Future<T, Never>` it does not throw: `await future.get()`.
     /// Any number of tasks may await one future at once; each is resumed as soon as the future completes,
-    /// ahead of the callbacks' turns (a waiting task never waits for a callback on a busy queue).
+    /// before any callback runs (a waiting task never waits for a callback on a busy queue).
     ///
     /// **Swift task cancellation:** this form ignores it and keeps waiting for the result, because a
     /// future may be shared by many consumers and `E` may have no way to say "cancelled". The waiter is

@@ -42,6 +42,9 @@ public enum DefaultExecutionContext {
     ///
     /// For example `DefaultExecutionContext.setProcessDefault(immediateExecutionContext)` makes every
     /// call that omits a context run its closure synchronously on the completing thread.
+    ///
+    /// The replaced context is released after the library's lock, on the calling thread: what it captured
+    /// may read ``defaultContext()``, or set it again, from its `deinit`.
     public static func setProcessDefault(_ context: ExecutionContext?) {
         processOverride.value = context
     }

@@ -125,7 +125,7 @@ public struct ExecutionContext: Sendable {
 
     /// Splits a gated context into the context that runs callbacks and the check that guards each
     /// callback body. The core schedules on the ungated context and checks the gate inside the callback,
-    /// so a closed gate skips only that callback, never the turns of the callbacks behind it.
+    /// so a closed gate skips only that callback and never holds back the callbacks registered after it.
     @usableFromInline
     var ungated: (context: ExecutionContext, isOpen: (@Sendable () -> Bool)?) {
         if case .gated(let base, let isOpen, _) = kind {

@@ -3,7 +3,9 @@ import Dispatch
 /// BrightFutures' base type: a write-once value that arrives later and cannot fail.
 ///
 /// Code written against BrightFutures' `Async<Value>` keeps working; new code uses `Future<Value, Never>`,
-/// which is what an `Async` wraps (``future``). Callbacks run one at a time, in registration order.
+/// which is what an `Async` wraps (``future``). Each callback runs once, on its context: callbacks on one
+/// serial queue (or on the immediate context, registered before completion) run in registration order;
+/// callbacks on different contexts may run at the same time.
 public final class Async<Value: Sendable>: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The future this value is read from.
     public let future: Future<Value, Never>

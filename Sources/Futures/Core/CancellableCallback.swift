@@ -159,7 +159,7 @@ extension Future {
 
     /// Unregisters every callback and combinator registered on this future with `cancelToken`.
     ///
-    /// A cancelled callback never runs afterwards (the check happens in its turn, on its context) and
+    /// A cancelled callback never runs afterwards (the check happens when its context runs it) and
     /// what it captured is released at once. A combinator whose closure is cancelled (`map`,
     /// `flatMap`, `recover`, …) first cancels the same token on the future it returned, then fails
     /// that future with ``FuturesError/cancelled``, so a chain built with one token goes quiet and no
@@ -177,7 +177,8 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `completion` runs; ``defaultContext()`` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future unregisters `completion`.
-    ///   - completion: Receives the result, in its turn among this future's callbacks.
+    ///   - completion: Receives the result, on `context` (after the callbacks registered before it on the
+    ///     same serial context; callbacks on other contexts may run at the same time).
     /// - Returns: This future.
     @_disfavoredOverload
     @discardableResult

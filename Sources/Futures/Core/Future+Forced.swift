@@ -5,8 +5,8 @@ import Synchronization
 extension Future {
     /// Blocks the calling thread until the future completes, and returns its result.
     ///
-    /// The waiting thread is woken at completion, without waiting for any callback's turn, so it never
-    /// waits for a callback scheduled on its own queue. It **deadlocks** only if the future can be
+    /// The waiting thread is woken at completion, before any callback runs and without waiting for one,
+    /// so it never waits for a callback scheduled on its own queue. It **deadlocks** only if the future can be
     /// completed solely by work that needs the blocked thread itself: for example blocking the main
     /// thread on a future that is completed by a block on the main queue. Prefer ``get()`` in async code.
     ///

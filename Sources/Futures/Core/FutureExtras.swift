@@ -26,24 +26,24 @@ enum FutureExtras {
 
     /// Updates (creating if needed) the entry of `future` with `body`, after the lock; returns what `body`
     /// returns. The entry is removed if `body` leaves it empty. `body` runs under the table's lock: it must
-    /// only assign fields (no callbacks, no releases of user objects).
+    /// only assign fields (no callbacks); what an assignment replaces is released after the lock.
     static func update<T, E, R>(_ future: Future<T, E>, _ body: (inout Entry) -> R) -> R {
         future.lock.lock()
         future.setFlag(Future<T, E>.Flags.hasExtras, true)
         future.lock.unlock()
         let key = ObjectIdentifier(future)
-        var released: Entry? = nil
+        var replaced: Entry? = nil
         let outcome = table.withValue { table -> R in
             var entry = table.removeValue(forKey: key) ?? Entry()
+            // The entry as it was: a field `body` overwrites is released with it, after the lock.
+            replaced = entry
             let outcome = body(&entry)
-            if entry.isEmpty {
-                released = entry
-            } else {
+            if !entry.isEmpty {
                 table[key] = entry
             }
             return outcome
         }
-        _ = consume released  // released after the lock
+        _ = consume replaced  // released after the lock
         return outcome
     }
 

@@ -24,13 +24,19 @@ final class LockedBox<Value: Sendable>: Sendable {
             return storage
         }
         set {
+            // The old value is taken out under the lock and released after it: its `deinit` (or that of
+            // something it captured) may read or replace this very value.
             lock.lock()
+            let old = storage
             storage = newValue
             lock.unlock()
+            withExtendedLifetime(old) {}
         }
     }
 
-    /// Mutates the value under the lock and returns what `body` returns.
+    /// Mutates the value under the lock and returns what `body` returns. `body` must not release anything of
+    /// the user's (overwrite or drop a value whose last reference it holds): move such values out and
+    /// return them, so that the caller releases them after the lock.
     @inlinable
     func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()

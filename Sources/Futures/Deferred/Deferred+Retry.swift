@@ -15,10 +15,10 @@ extension Deferred {
     /// A deferred computation that, when executed, executes this one up to `attempts` times until it
     /// succeeds, waiting between attempts as `backoff` says, on `clock`.
     ///
-    /// A `Deferred` is already the factory that ``Future/retry(_:backoff:clock:while:_:)`` needs: each
+    /// A `Deferred` is already the factory that ``Future/retry(_:backoff:clock:while:file:line:_:)`` needs: each
     /// attempt is a fresh execution. Nothing runs until the result is executed; attempts, `while`,
     /// waits (clamped to 0…10⁹ s) and cancellation behave as in
-    /// ``Future/retry(_:backoff:clock:while:_:)``: a request on the execution's future reaches the
+    /// ``Future/retry(_:backoff:clock:while:file:line:_:)``: a request on the execution's future reaches the
     /// attempt in flight (the step of this chain that is running), or, during a wait, stops the timer
     /// and fails with ``FuturesError/cancelled`` when `E` can hold it, else with the last failure.
     public func retry(
@@ -35,7 +35,7 @@ extension Deferred {
 
     /// ``retry(_:backoff:clock:while:)`` that fails with `cancellationError` when cancellation is
     /// requested during a wait between attempts (for failure types that cannot hold
-    /// ``FuturesError/cancelled``); see ``Future/retry(_:backoff:clock:while:failingWith:_:)``.
+    /// ``FuturesError/cancelled``); see ``Future/retry(_:backoff:clock:while:failingWith:file:line:_:)``.
     public func retry(
         _ attempts: Int,
         backoff: RetryBackoff,

@@ -30,7 +30,11 @@ import Synchronization
 ///
 /// Traced steps: `Promise`, `Future(file:line:resolver:)`, `map`, `flatMap`, `mapError`, `recover`,
 /// `recoverWith`, `andThen`, `filter` and their throwing forms, and the gathering steps `sequence`,
-/// `traverse` and `zip`, whose trace continues the trace of the input whose failure arrived first. Not
+/// `traverse` and `zip`, whose trace continues the trace of the input whose failure arrived first. The
+/// producers `Future.retry` (its trace continues the trace of the attempt whose failure it passes on, so
+/// `… → retry at …` when the attempts were untraced; a cancellation error starts at `retry`) and
+/// `URLSession`'s `dataFuture` and `dataFutureReportingProgress` (a transport error starts at them) are
+/// traced too. Not
 /// traced (a trace through them is incomplete): the variadic `Future.zip(_:)`, `fallbackTo`, `race`,
 /// `firstCompleted`, the bounded `traverse(maxConcurrent:)`, and the BFTask and Deferred faces.
 public struct FailureTrace: Sendable, Equatable, CustomStringConvertible {
@@ -216,6 +220,14 @@ enum FailureTracing {
     static func follows<T, E, S, SE>(_ future: Future<T, E>, _ inner: Future<S, SE>) {
         guard let traced = node(of: future) else { return }
         traced.follow(node(of: inner))
+    }
+
+    /// Records that `future` takes its result from a future whose node is `inner` (`nil`: untraced), when
+    /// `future` is traced; for a step that keeps only the node of the future it follows (`retry` between
+    /// attempts).
+    static func follows<T, E>(_ future: Future<T, E>, node inner: TraceNode?) {
+        guard let traced = node(of: future) else { return }
+        traced.follow(inner)
     }
 }
 

@@ -54,6 +54,9 @@ public enum FuturesDiagnostics {
     private static let processHandler = LockedBox<Handler?>(nil)
 
     /// Replaces the process-wide handler; `nil` restores the default (standard error).
+    ///
+    /// The replaced handler is released after the library's lock, on the calling thread: what it captured
+    /// may report diagnostics, or set the handler again, from its `deinit`.
     public static func setHandler(_ handler: Handler?) {
         processHandler.value = handler
     }

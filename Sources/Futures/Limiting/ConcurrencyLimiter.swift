@@ -7,8 +7,8 @@ import Synchronization
 /// let limiter = ConcurrencyLimiter(maxConcurrent: 8)
 ///
 /// func crawl(_ url: URL) {
-///     limiter.submit(timeout: .seconds(10)) { session.dataFuture(from: url) }   // Future<Data, any Error>
-///         .onSuccess { page in
+///     limiter.submit(timeout: .seconds(10)) { session.dataFuture(from: url) }   // Future<(Data, URLResponse), any Error>
+///         .onSuccess { page, _ in
 ///             for link in links(in: page) { crawl(link) }   // queued behind the running ones
 ///         }
 /// }

@@ -6,7 +6,7 @@ extension Sequence where Element: Sendable {
     /// let downloads = urls.traverseAsCompleted(maxConcurrent: 4) { session.dataFuture(from: $0) }
     /// for try await (index, result) in downloads {
     ///     switch result {
-    ///     case .success(let data): show(data, for: urls[index])
+    ///     case .success(let (data, _)): show(data, for: urls[index])
     ///     case .failure(let error): log(error, for: urls[index])
     ///     }
     /// }

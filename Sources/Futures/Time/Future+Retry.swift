@@ -8,33 +8,37 @@ extension Future {
     /// }
     /// ```
     ///
-    /// Same as ``retry(_:backoff:clock:while:_:)`` with `.constant(delay)`; see there for the details.
+    /// Same as ``retry(_:backoff:clock:while:file:line:_:)`` with `.constant(delay)`; see there for the details.
     public static func retry(
         _ attempts: Int,
         delay: Duration = .zero,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ operation: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
-        retry(attempts, backoff: .constant(delay), clock: clock, while: shouldRetry, operation)
+        retry(attempts, backoff: .constant(delay), clock: clock, while: shouldRetry, file: file, line: line, operation)
     }
 
-    /// ``retry(_:delay:clock:while:_:)`` that fails with `cancellationError` when cancellation is
+    /// ``retry(_:delay:clock:while:file:line:_:)`` that fails with `cancellationError` when cancellation is
     /// requested during a wait between attempts (for failure types that cannot hold
     /// ``FuturesError/cancelled``).
     ///
-    /// Same as ``retry(_:backoff:clock:while:failingWith:_:)`` with `.constant(delay)`.
+    /// Same as ``retry(_:backoff:clock:while:failingWith:file:line:_:)`` with `.constant(delay)`.
     public static func retry(
         _ attempts: Int,
         delay: Duration = .zero,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
         failingWith cancellationError: E,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ operation: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
         retry(
             attempts, backoff: .constant(delay), clock: clock, while: shouldRetry,
-            failingWith: cancellationError, operation)
+            failingWith: cancellationError, file: file, line: line, operation)
     }
 
     /// Runs `operation` until its future succeeds, at most `attempts` times, waiting between attempts
@@ -56,39 +60,48 @@ extension Future {
     ///   - During a wait, the wait's timer is stopped at once and the future fails with
     ///     ``FuturesError/cancelled`` when the failure type can hold it (`any Error`,
     ///     `FuturesError`); otherwise with the last attempt's failure. To fail with an error of your
-    ///     own typed `E`, use ``retry(_:backoff:clock:while:failingWith:_:)``.
+    ///     own typed `E`, use ``retry(_:backoff:clock:while:failingWith:file:line:_:)``.
     /// - Time: waits are measured on `clock` (default `ContinuousClock()`); pass a test clock to run
     ///   retries on virtual time. Each wait is clamped to 0…10⁹ s (about 31 years), see
     ///   ``RetryBackoff/delay(beforeRetry:)``.
     /// - Memory: the retry holds its attempt in flight weakly; it is kept alive by that attempt (and
     ///   by its timer during a wait). If the attempt's producer abandons it (the attempt can never
     ///   complete), the whole retry is released; the returned future then stays pending.
+    /// - Failure trace: while failure tracing is on, the returned future's ``Future/failureTrace`` ends
+    ///   with `retry at file:line` (where you called it), after the trace of the attempt whose failure it
+    ///   passes on (`… →` when that attempt was untraced); a `failingWith:` error starts at `retry`.
     public static func retry(
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ operation: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
-        startRetrying(attempts, backoff, clock, shouldRetry, Self.cancellationError, operation)
+        startRetrying(
+            attempts, backoff, clock, shouldRetry, Self.cancellationError, CallSite(file: file, line: line), operation)
     }
 
-    /// ``retry(_:backoff:clock:while:_:)`` that fails with `cancellationError` when cancellation is
+    /// ``retry(_:backoff:clock:while:file:line:_:)`` that fails with `cancellationError` when cancellation is
     /// requested during a wait between attempts.
     ///
     /// For typed failures that cannot hold ``FuturesError/cancelled``: supply the `E` that means
     /// "cancelled" (`Future.retry(3, backoff: .constant(.seconds(1)), failingWith: .cancelled) { … }`).
     /// Everything else (attempts, `while`, requests passed on to the attempt in flight, clamped waits)
-    /// is as in ``retry(_:backoff:clock:while:_:)``.
+    /// is as in ``retry(_:backoff:clock:while:file:line:_:)``.
     public static func retry(
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
         failingWith cancellationError: E,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ operation: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
-        startRetrying(attempts, backoff, clock, shouldRetry, cancellationError, operation)
+        startRetrying(
+            attempts, backoff, clock, shouldRetry, cancellationError, CallSite(file: file, line: line), operation)
     }
 
     private static func startRetrying<C: Clock<Duration>>(
@@ -97,6 +110,7 @@ extension Future {
         _ clock: C,
         _ shouldRetry: @escaping @Sendable (E) -> Bool,
         _ cancellationError: E?,
+        _ site: CallSite,
         _ operation: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
         let retrying = RetryLoop(
@@ -107,6 +121,7 @@ extension Future {
             cancellationError: cancellationError,
             operation: operation
         )
+        if FailureTracing.isOn { FailureTracing.produced(retrying.future, name: "retry", site: site) }
         retrying.start()
         return retrying.future
     }
@@ -125,7 +140,7 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         /// An attempt is in flight (held weakly: its producer keeps it alive).
         case running(ConsumerAsk<T, E>)
         /// Waiting before the next attempt; `timer` is `nil` until the timer task is recorded.
-        case waiting(timer: Task<Void, Never>?, lastError: E)
+        case waiting(timer: Task<Void, Never>?, lastError: E, trace: TraceNode?)
         /// Finished, or cancelled: no further attempt starts.
         case done
     }
@@ -191,12 +206,17 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
             current.askToCancelUnneeded()
             return
         }
+        // The attempt's trace node, read now: the callback must not capture `current` (a future holding
+        // a callback that holds it would never be freed when its producer abandons it).
+        let attemptTrace = FailureTracing.isLive ? FailureTracing.node(of: current) : nil
         current.whenComplete(immediateExecutionContext) { [self] result in
             switch result {
             case .success:
                 finish(result)
             case .failure(let error):
                 guard number < attempts, !future.isCancellationRequested, shouldRetry(error) else {
+                    // The failure is the attempt's: the trace continues the attempt's.
+                    if FailureTracing.isLive { FailureTracing.follows(future, node: attemptTrace) }
                     finish(result)
                     return
                 }
@@ -204,7 +224,7 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
                 if wait == .zero {
                     attempt(number + 1)
                 } else {
-                    waitThenAttempt(number + 1, after: wait, lastError: error)
+                    waitThenAttempt(number + 1, after: wait, lastError: error, trace: attemptTrace)
                 }
             }
         }
@@ -212,10 +232,10 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         if future.isCancellationRequested { ask.ask() }
     }
 
-    private func waitThenAttempt(_ number: Int, after wait: Duration, lastError: E) {
+    private func waitThenAttempt(_ number: Int, after wait: Duration, lastError: E, trace: TraceNode?) {
         // Record the wait first, so that a timer firing at once finds it (and replaces it with the
         // next attempt), then start the timer outside the lock and record it unless it already fired.
-        let entering = swapPhase(.waiting(timer: nil, lastError: lastError)) { phase in
+        let entering = swapPhase(.waiting(timer: nil, lastError: lastError, trace: trace)) { phase in
             if case .done = phase { return false }
             return true
         }
@@ -225,8 +245,8 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         lock.lock()
         var cancelled = false
         switch phase {
-        case .waiting(timer: .none, let error):
-            phase = .waiting(timer: timer, lastError: error)
+        case .waiting(timer: .none, let error, let trace):
+            phase = .waiting(timer: timer, lastError: error, trace: trace)
         case .done:
             cancelled = true  // cancelled before the timer was recorded
         case .starting, .running, .waiting:
@@ -253,8 +273,11 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         switch old {
         case .running(let attempt):
             attempt.ask()
-        case .waiting(let timer, let lastError):
+        case .waiting(let timer, let lastError, let trace):
             timer?.cancel()
+            // With the last attempt's failure, the trace continues that attempt's; a cancellation error
+            // starts at this step.
+            if cancellationError == nil, FailureTracing.isLive { FailureTracing.follows(future, node: trace) }
             future.complete(.failure(cancellationError ?? lastError))
         case .starting:
             // `attempt` sees `.done` and cancels the attempt being created; without an error to fail

@@ -1,4 +1,4 @@
-/// How long ``Future/retry(_:backoff:clock:while:_:)`` waits before each new attempt.
+/// How long ``Future/retry(_:backoff:clock:while:file:line:_:)`` waits before each new attempt.
 ///
 /// ```swift
 /// .constant(.seconds(1))                                   // 1 s, 1 s, 1 s, …

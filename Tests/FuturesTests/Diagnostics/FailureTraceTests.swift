@@ -3,6 +3,10 @@ import Testing
 
 @testable import Futures
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 private enum Boom: Error {
     case boom
 }
@@ -234,5 +238,67 @@ struct FailureTraceTests {
             #expect(future.failureTrace?.steps.count == 100_001)
         }
         #expect(lastNode == nil)
+    }
+
+    @Test func retryContinuesTheTraceOfTheAttemptWhoseFailureItPassesOn() {
+        FuturesDiagnostics.withFailureTracing {
+            // Untraced attempts (`Future(error:)` has no call site): an incomplete trace through `retry`.
+            let (untraced, u) = (Future<Int, Boom>.retry(3) { Future(error: .boom) }, UInt(#line))
+            #expect(untraced.error == .boom)
+            #expect(untraced.failureTrace?.description == "… → retry at \(here):\(u)")
+            // Traced attempts: the last attempt's trace, then `retry`.
+            let traced = Future<Int, Boom>.retry(2) { Promise<Int, Boom>().failing(.boom) }
+            let (p, r) = (UInt(#line - 1), UInt(#line - 1))
+            #expect(traced.failureTrace?.steps == [step("Promise", p), step("retry", r)])
+            #expect(traced.failureTrace?.isComplete == true)
+        }
+    }
+
+    @Test func retryCancelledDuringAWaitStartsTheTraceWithACancellationErrorOrContinuesTheLastAttempt() {
+        FuturesDiagnostics.withFailureTracing {
+            let clock = RecordingClock()
+            let ownError = Future<Int, Flop>.retry(3, delay: .seconds(1), clock: clock, failingWith: .gaveUp) {
+                Future(error: .attempt)
+            }
+            let o = UInt(#line - 3)
+            ownError.requestCancellation()
+            #expect(ownError.error == .gaveUp)
+            #expect(ownError.failureTrace?.steps == [step("retry", o)])
+            #expect(ownError.failureTrace?.isComplete == true)
+            let lastFailure = Future<Int, Flop>.retry(3, delay: .seconds(1), clock: clock) {
+                Promise<Int, Flop>().failing(.attempt)
+            }
+            let (l, p) = (UInt(#line - 3), UInt(#line - 2))
+            lastFailure.requestCancellation()
+            #expect(lastFailure.error == .attempt)
+            #expect(lastFailure.failureTrace?.steps == [step("Promise", p), step("retry", l)])
+        }
+    }
+
+    @Test func urlSessionFuturesStartTheTraceOfATransportError() async {
+        let refused = URL(string: "http://127.0.0.1:\(TestHTTPServer.closedPort())/")!
+        let session = makeLoopbackSession()
+        let (plain, withProgress, line) = FuturesDiagnostics.withFailureTracing {
+            let plain = session.dataFuture(from: refused)
+            let withProgress = session.dataFutureReportingProgress(for: URLRequest(url: refused))
+            return (plain, withProgress, UInt(#line - 2))
+        }
+        _ = await plain.settledResult()
+        _ = await withProgress.settledResult()
+        #expect(plain.failureTrace?.steps == [step("dataFuture", line)])
+        #expect(withProgress.failureTrace?.steps == [step("dataFutureReportingProgress", line + 1)])
+    }
+}
+
+private enum Flop: Error {
+    case attempt
+    case gaveUp
+}
+
+extension Promise {
+    /// Fails this promise with `error` and returns its future.
+    fileprivate func failing(_ error: E) -> Future<T, E> {
+        failure(error)
+        return future
     }
 }

@@ -98,6 +98,22 @@ struct UnobservedFailureTests {
         }
     }
 
+    /// `zip` on a receiver that failed already is decided at once, yet still takes `other` as an input: its
+    /// later failure is observed (by the pair), as when the receiver fails while `zip` waits.
+    @Test(arguments: GEntry.allCases)
+    func theOtherInputOfAZipDecidedByItsReceiversFailureIsObserved(_ entry: GEntry) {
+        let found = reports {
+            let receiver = Promise<Int, ComboError>()
+            if entry == .completed { receiver.failure(.first) }
+            let other = Promise<Int, ComboError>()
+            let pair = receiver.future.zip(other.future)
+            if entry == .pendingThenCompleted { receiver.failure(.first) }
+            pair.onFailure(immediateExecutionContext) { _ in }
+            other.failure(.second)
+        }
+        #expect(found.isEmpty)
+    }
+
     @Test func aRemovedCallbackStillCountsAsAnObservation() {
         let found = reports {
             let promise = Promise<Int, ComboError>()

@@ -6,7 +6,7 @@ import Testing
 // scripts/check-doc-snippets.sh fails when the two drift apart.
 @Suite("Docs: Getting started")
 struct GettingStartedSnippetTests {
-    @Test func theArticleRunsAsWritten() async {
+    @Test func theArticleRunsAsWritten() async throws {
         enum LoadError: Error { case notFound }
 
         func loadName(_ id: Int) -> Future<String, LoadError> {
@@ -30,5 +30,9 @@ struct GettingStartedSnippetTests {
         let missing = loadName(2)
         await #expect(throws: LoadError.notFound) { try await missing.get() }
         #expect(await missing.recover { _ in "Hello, stranger" }.get() == "Hello, stranger")
+
+        let failable: Future<String, LoadError> = greeting.promoteError()  // was Future<String, Never>
+        let checked = failable.flatMap { text in text.isEmpty ? Future(error: .notFound) : Future(value: text) }
+        #expect(try await checked.get() == "Hello, Ada")
     }
 }

@@ -143,6 +143,22 @@ extension Guarantees {
             for producer in [first, second, third, fourth] { producer.finish() }
         }
 
+        /// A `zip` decided by its receiver's failure counts as one consumer of `other`, whether the receiver
+        /// failed before the call (the fast path) or after it: another consumer's request alone does not reach
+        /// `other`.
+        @Test(arguments: GEntry.allCases)
+        func zipOnAFailedReceiverStillCountsAsAConsumerOfTheOtherInput(_ entry: GEntry) {
+            let receiver = Promise<Int, any Error>()
+            if entry == .completed { receiver.failure(GError.failed(1)) }
+            let other = GProducer()
+            let pair = receiver.future.zip(other.future)
+            if entry == .pendingThenCompleted { receiver.failure(GError.failed(1)) }
+            pair.onFailure(immediateExecutionContext) { _ in }
+            other.future.map(immediateExecutionContext) { $0 }.requestCancellation()
+            #expect(other.asked.value == 0, "the zip's registration on the other input was not counted")
+            other.finish()
+        }
+
         @Test(arguments: GEntry.allCases)
         func sequenceTraverseAndFoldForwardToAllPendingInputs(_ entry: GEntry) {
             let producers = (0..<5).map { GProducer(completed: entry == .completed && $0.isMultiple(of: 2)) }
