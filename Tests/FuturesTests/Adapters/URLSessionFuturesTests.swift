@@ -120,7 +120,7 @@ struct URLSessionFuturesTests {
         await server.holdClosedByClient.get()
     }
 
-    /// Issue 9's crawler: the timeout fired, but the request behind `mapError` ran on. The timeout now asks
+    /// A crawler's case: the timeout fired, but the request behind `mapError` ran on. The timeout now asks
     /// its source as a consumer, and `mapError`'s future passes the request on to the request itself.
     @Test func aTimeoutOnAMappedRequestCancelsTheRequestItself() async throws {
         let server = try TestHTTPServer()

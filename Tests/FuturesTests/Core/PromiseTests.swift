@@ -35,7 +35,7 @@ struct PromiseTests {
         #expect(site.line == 3)
     }
 
-    /// Issue 10: the promise keeps its creation site in two words, so the whole object is 40 bytes
+    /// The promise keeps its creation site in two words, so the whole object is 40 bytes
     /// (header 16, future 8, site 16): the allocator serves it from a 48-byte chunk, where a `StaticString`
     /// and a `UInt` made it 56 bytes in a 64-byte chunk.
     @Test func aPromiseIsAFortyByteAllocation() {
@@ -50,7 +50,7 @@ struct PromiseTests {
 }
 
 extension PromiseTests {
-    /// Issue 10: a promise's deallocation reads its future's completed bit without the lock, so nothing
+    /// A promise's deallocation reads its future's completed bit without the lock, so nothing
     /// about the completion is written into the promise (its cache line is shared with the threads that
     /// read `future`). The bit is seen at once on the completing thread, and the site is unchanged.
     @Test func aCompletionIsSeenWithoutTheLockAndLeavesThePromiseUnchanged() {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Futures
 
-/// Issue 10: a settled future (completed, its value in the cell, no hand-out in progress) is read
+/// A settled future (completed, its value in the cell, no hand-out in progress) is read
 /// without its lock — by `result`/`value` and by the combinators' fast path — and its storage is never
 /// written again (see *Settled futures* in Future+Storage.swift).
 @Suite struct SettledFutureTests {
@@ -149,7 +149,7 @@ import Testing
     }
 }
 
-/// Issue 10: `forced()` watches the completed bit for a short while (``Future/spinBeforeBlockingNanoseconds``)
+/// `forced()` watches the completed bit for a short while (``Future/spinBeforeBlockingNanoseconds``)
 /// before it blocks, so a completion another thread is about to make needs no wake-up.
 @Suite struct ForcedSpinTests {
     /// A completion that lands while `forced()` watches, and one that lands after it blocked, both

@@ -2,7 +2,7 @@ import Foundation
 import Futures
 import PropertyBased
 
-// Shared pieces of the property-based suites (issue 9, "The contract, proven"). Everything here uses
+// Shared pieces of the property-based suites ("The contract, proven"). Everything here uses
 // the public API only, so the properties keep holding whatever the core looks like inside.
 
 /// The error type of the futures under test: comparable, so results can be compared with `==`.
