@@ -154,7 +154,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
                 if direct & (1 << UInt64(index)) == 0 {
                     start(subscriptions[index]!)
                 } else {
-                    startHandOver(result, to: subscriptions[index]!, handlers[index]!.call)
+                    startHandOver(result, to: subscriptions[index]!, handlers[index].call)
                 }
             }
         case .some(.none):
@@ -313,7 +313,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     }
 
     /// Starts the drainers of the subscriptions flagged under the lock (beyond 64 slots), in order.
-    @usableFromInline
+    @inlinable
     func startFlagged(_ subscriptions: ContiguousArray<StreamSubscription?>) {
         for case let subscription? in subscriptions where subscription.claimStart() { start(subscription) }
     }

@@ -30,7 +30,7 @@ enum StreamEvent<T: Sendable>: Sendable {
 ///   `.end`, or unsubscribed, is removed with its mailbox and handler.
 /// - Slots stay in subscription order. Each subscription knows its slot's position
 ///   (``StreamSubscription/position``), so finding and removing it costs O(1): a removal leaves a
-///   tombstone (`nil`) in place, and the tombstones are compacted away (keeping the order) once they
+///   tombstone in place, and the tombstones are compacted away (keeping the order) once they
 ///   are as many as the live slots, so removing costs O(1) amortised and the table holds at most
 ///   about twice the subscribers.
 /// - The history never exceeds `capacity` results.
@@ -90,6 +90,9 @@ struct StreamState<T: Sendable> {
         /// come before `replayNext`).
         @usableFromInline
         var evictedReplay: ContiguousArray<StreamEvent<T>>
+        /// `false` for the tombstone a removed subscriber leaves: it holds nothing of the user's.
+        @usableFromInline
+        let isLive: Bool
 
         @inlinable
         init(
@@ -106,6 +109,22 @@ struct StreamState<T: Sendable> {
             self.replayNext = 0
             self.replayEnd = 0
             self.evictedReplay = []
+            self.isLive = true
+        }
+
+        /// A tombstone: a shared placeholder subscription, a handler that captures nothing, no results.
+        /// (A slot is not optional: reading a field through an optional copied the whole slot.)
+        @usableFromInline
+        init() {
+            self.subscription = StreamSubscription.tombstone
+            self.handler = { _ in }
+            self.mailbox = []
+            self.isDraining = false
+            self.isImmediate = false
+            self.replayNext = 0
+            self.replayEnd = 0
+            self.evictedReplay = []
+            self.isLive = false
         }
     }
 
@@ -123,7 +142,7 @@ struct StreamState<T: Sendable> {
         /// Bit `i` of `direct`: `subscribers[i]` takes the result directly with `handlers[i]`; bit
         /// `i` of `queued`: its drainer starts.
         case fanOut(
-            ContiguousArray<StreamSubscription?>, ContiguousArray<HandlerRef?>, direct: UInt64, queued: UInt64)
+            ContiguousArray<StreamSubscription?>, ContiguousArray<HandlerRef>, direct: UInt64, queued: UInt64)
         /// The only subscriber, idle and on the immediate context, takes the published result
         /// straight from the publisher (it is not in its mailbox); it is marked draining, so results
         /// published meanwhile queue up behind it.
@@ -138,18 +157,19 @@ struct StreamState<T: Sendable> {
     var history: ContiguousArray<Result<T, any Error>> = []
     @usableFromInline
     var historyStart = 0
-    /// The subscribers, in subscription order; `nil` is the tombstone of a removed one (see
-    /// ``compact()``).
+    /// The subscribers, in subscription order, with the tombstones (``Slot/isLive`` `false`) of removed
+    /// ones (see ``compact()``).
     @usableFromInline
-    var slots: ContiguousArray<Slot?> = []
+    var slots: ContiguousArray<Slot> = []
     /// The subscriptions of `slots`, in the same order (`nil` at the same tombstones): a copy-on-write
     /// snapshot handed to ``StartAction/masked(_:_:)``, so it reallocates only when subscribers
     /// change while a snapshot is in use.
     @usableFromInline
     var subscribers: ContiguousArray<StreamSubscription?> = []
-    /// The handlers of `slots`, in the same order (a snapshot, like `subscribers`).
+    /// The handlers of `slots`, in the same order (a snapshot, like `subscribers`; a tombstone's
+    /// captures nothing).
     @usableFromInline
-    var handlers: ContiguousArray<HandlerRef?> = []
+    var handlers: ContiguousArray<HandlerRef> = []
     /// How many of `slots` hold a subscriber (the rest are tombstones).
     @usableFromInline
     var live = 0
@@ -224,10 +244,10 @@ struct StreamState<T: Sendable> {
             }
             kept += 1
         }
-        if live == 1 && slots.count == 1 && !slots[0]!.isDraining && slots[0]!.isImmediate {
-            slots[0]!.isDraining = true
+        if live == 1 && slots.count == 1 && !slots[0].isDraining && slots[0].isImmediate {
+            slots[0].isDraining = true
             steps &+= 1
-            return .direct(slots[0]!.subscription, slots[0]!.handler)
+            return .direct(slots[0].subscription, slots[0].handler)
         }
         return post(.element(result), handingOver: true)
     }
@@ -237,13 +257,11 @@ struct StreamState<T: Sendable> {
     @usableFromInline
     mutating func keepOwedReplay(of sequence: Int) {
         steps &+= slots.count
-        for index in slots.indices {
-            guard let next = slots[index]?.replayNext, next == sequence, sequence < slots[index]!.replayEnd else {
-                continue
-            }
-            slots[index]!.evictedReplay.append(.element(historyResult(sequence)))
-            slots[index]!.replayNext += 1
-            if slots[index]!.replayNext == slots[index]!.replayEnd { replaying -= 1 }
+        // A tombstone owes nothing (its range is empty).
+        for index in slots.indices where slots[index].replayNext == sequence && sequence < slots[index].replayEnd {
+            slots[index].evictedReplay.append(.element(historyResult(sequence)))
+            slots[index].replayNext += 1
+            if slots[index].replayNext == slots[index].replayEnd { replaying -= 1 }
         }
     }
 
@@ -268,32 +286,30 @@ struct StreamState<T: Sendable> {
         if slots.count <= 64 {
             var mask: UInt64 = 0
             var direct: UInt64 = 0
-            for index in slots.indices {
-                guard let isDraining = slots[index]?.isDraining else { continue }
-                if isDraining {
-                    slots[index]!.mailbox.append(event)
+            for index in slots.indices where slots[index].isLive {
+                if slots[index].isDraining {
+                    slots[index].mailbox.append(event)
                 } else {
-                    slots[index]!.isDraining = true
-                    if handingOver && slots[index]!.isImmediate {
+                    slots[index].isDraining = true
+                    if handingOver && slots[index].isImmediate {
                         direct |= 1 << UInt64(index)
                     } else {
-                        slots[index]!.mailbox.append(event)
+                        slots[index].mailbox.append(event)
                         mask |= 1 << UInt64(index)
                     }
                 }
             }
             if direct != 0 { return .fanOut(subscribers, handlers, direct: direct, queued: mask) }
             if mask == 0 { return .none }
-            if mask & (mask - 1) == 0 { return .one(slots[mask.trailingZeroBitCount]!.subscription) }
+            if mask & (mask - 1) == 0 { return .one(slots[mask.trailingZeroBitCount].subscription) }
             return .masked(subscribers, mask)
         }
         var any = false
-        for index in slots.indices {
-            guard let isDraining = slots[index]?.isDraining else { continue }
-            slots[index]!.mailbox.append(event)
-            if !isDraining {
-                slots[index]!.isDraining = true
-                slots[index]!.subscription.flagStart()
+        for index in slots.indices where slots[index].isLive {
+            slots[index].mailbox.append(event)
+            if !slots[index].isDraining {
+                slots[index].isDraining = true
+                slots[index].subscription.flagStart()
                 any = true
             }
         }
@@ -348,29 +364,29 @@ struct StreamState<T: Sendable> {
         needsRoom: inout Bool
     ) -> Handler? {
         guard let index = slotIndex(of: subscription) else { return nil }
-        if !slots[index]!.evictedReplay.isEmpty {
-            swap(&batch, &slots[index]!.evictedReplay)
-            return slots[index]!.handler
+        if !slots[index].evictedReplay.isEmpty {
+            swap(&batch, &slots[index].evictedReplay)
+            return slots[index].handler
         }
-        if slots[index]!.replayNext < slots[index]!.replayEnd {
+        if slots[index].replayNext < slots[index].replayEnd {
             if batch.capacity < Self.replayBatch {
                 needsRoom = true
                 return nil
             }
-            let end = min(slots[index]!.replayEnd, slots[index]!.replayNext + Self.replayBatch)
-            for sequence in slots[index]!.replayNext..<end { batch.append(.element(historyResult(sequence))) }
-            slots[index]!.replayNext = end
-            if end == slots[index]!.replayEnd { replaying -= 1 }
-            return slots[index]!.handler
+            let end = min(slots[index].replayEnd, slots[index].replayNext + Self.replayBatch)
+            for sequence in slots[index].replayNext..<end { batch.append(.element(historyResult(sequence))) }
+            slots[index].replayNext = end
+            if end == slots[index].replayEnd { replaying -= 1 }
+            return slots[index].handler
         }
-        if slots[index]!.mailbox.isEmpty {
-            slots[index]!.isDraining = false
-            if batch.capacity > slots[index]!.mailbox.capacity && batch.capacity <= Self.reusedBufferLimit {
-                swap(&batch, &slots[index]!.mailbox)
+        if slots[index].mailbox.isEmpty {
+            slots[index].isDraining = false
+            if batch.capacity > slots[index].mailbox.capacity && batch.capacity <= Self.reusedBufferLimit {
+                swap(&batch, &slots[index].mailbox)
             }
             return nil
         }
-        swap(&batch, &slots[index]!.mailbox)
+        swap(&batch, &slots[index].mailbox)
         // Once the stream has ended, every mailbox ends with `.end` (appended by `finish`), so this
         // batch is the subscriber's last.
         if termination != nil {
@@ -379,7 +395,7 @@ struct StreamState<T: Sendable> {
             removed = taken
             return handler
         }
-        return slots[index]!.handler
+        return slots[index].handler
     }
 
     /// Where `subscription`'s slot is (`nil` if it is not subscribed): O(1), read from the
@@ -397,8 +413,8 @@ struct StreamState<T: Sendable> {
     @inlinable
     mutating func endDirectTurn(of subscription: StreamSubscription) -> Bool {
         guard let index = slotIndex(of: subscription) else { return false }
-        if slots[index]!.mailbox.isEmpty {
-            slots[index]!.isDraining = false
+        if slots[index].mailbox.isEmpty {
+            slots[index].isDraining = false
             return false
         }
         return true
@@ -428,9 +444,12 @@ struct StreamState<T: Sendable> {
     /// tombstones are as many as the live slots. O(1) amortised; releases nothing.
     @usableFromInline
     mutating func removeSlot(at index: Int) -> Removed {
-        let slot = slots[index].take()!
+        // Swapped out (moved, not copied): the tombstone left in place holds nothing of the user's.
+        var slot = Slot()
+        swap(&slot, &slots[index])
+        var handler = HandlerRef({ _ in })
+        swap(&handler, &handlers[index])
         let subscription = subscribers[index].take()!
-        let handler = handlers[index].take()!
         subscription.position.store(-1, ordering: .relaxed)
         if slot.replayNext < slot.replayEnd { replaying -= 1 }
         live -= 1
@@ -465,7 +484,7 @@ struct StreamState<T: Sendable> {
 
     /// Takes out everything the state holds (for a stream's `deinit`, which releases it iteratively).
     @usableFromInline
-    mutating func takeAll() -> (ContiguousArray<Slot?>, ContiguousArray<Result<T, any Error>>) {
+    mutating func takeAll() -> (ContiguousArray<Slot>, ContiguousArray<Result<T, any Error>>) {
         let taken = (slots, history)
         slots = []
         subscribers = []

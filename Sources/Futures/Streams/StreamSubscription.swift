@@ -48,6 +48,11 @@ final class StreamSubscription: CancellableRegistration, Sendable {
         self.detach = detach
     }
 
+    /// The placeholder that a removed subscriber's slot (a tombstone) holds in a stream's state: never
+    /// subscribed, never started.
+    @usableFromInline
+    static let tombstone = StreamSubscription(context: immediateExecutionContext, onCancel: nil) { _ in false }
+
     /// Whether the handler may still run.
     var isLive: Bool { phase.load(ordering: .acquiring) == Phase.active.rawValue }
 
