@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a stream delivers to one subscriber: results in order, then at most one end.
 @usableFromInline
 enum StreamEvent<T: Sendable>: Sendable {
@@ -26,6 +28,11 @@ enum StreamEvent<T: Sendable>: Sendable {
 /// - Every subscriber sees the results in the order `publish` was called under the stream's lock.
 /// - A subscriber's mailbox holds only what it has not been handed yet; a subscriber that received
 ///   `.end`, or unsubscribed, is removed with its mailbox and handler.
+/// - Slots stay in subscription order. Each subscription knows its slot's position
+///   (``StreamSubscription/position``), so finding and removing it costs O(1): a removal leaves a
+///   tombstone in place, and the tombstones are compacted away (keeping the order) once they
+///   are as many as the live slots, so removing costs O(1) amortised and the table holds at most
+///   about twice the subscribers.
 /// - The history never exceeds `capacity` results.
 /// - Nothing of the user's is released, and nothing is copied in proportion to the history, under
 ///   the lock: events that remove something (`unsubscribe`, a last batch, an eviction) hand it to the
@@ -83,6 +90,9 @@ struct StreamState<T: Sendable> {
         /// come before `replayNext`).
         @usableFromInline
         var evictedReplay: ContiguousArray<StreamEvent<T>>
+        /// `false` for the tombstone a removed subscriber leaves: it holds nothing of the user's.
+        @usableFromInline
+        let isLive: Bool
 
         @inlinable
         init(
@@ -99,6 +109,22 @@ struct StreamState<T: Sendable> {
             self.replayNext = 0
             self.replayEnd = 0
             self.evictedReplay = []
+            self.isLive = true
+        }
+
+        /// A tombstone: a shared placeholder subscription, a handler that captures nothing, no results.
+        /// (A slot is not optional: reading a field through an optional copied the whole slot.)
+        @usableFromInline
+        init() {
+            self.subscription = StreamSubscription.tombstone
+            self.handler = { _ in }
+            self.mailbox = []
+            self.isDraining = false
+            self.isImmediate = false
+            self.replayNext = 0
+            self.replayEnd = 0
+            self.evictedReplay = []
+            self.isLive = false
         }
     }
 
@@ -107,15 +133,16 @@ struct StreamState<T: Sendable> {
     enum StartAction {
         case none
         case one(StreamSubscription)
-        /// Beyond 64 subscribers: the subscriptions (a shared snapshot) whose `needsStart` flag was set
-        /// under the lock; the caller starts those it can claim (no array is built under the lock).
-        case flagged(ContiguousArray<StreamSubscription>)
+        /// Beyond 64 slots: the subscriptions (a shared snapshot; `nil` at a tombstone) whose
+        /// `needsStart` flag was set under the lock; the caller starts those it can claim (no array is
+        /// built under the lock).
+        case flagged(ContiguousArray<StreamSubscription?>)
         /// The subscriptions whose bit is set in the mask (bit `i`: `subscribers[i]`).
-        case masked(ContiguousArray<StreamSubscription>, UInt64)
+        case masked(ContiguousArray<StreamSubscription?>, UInt64)
         /// Bit `i` of `direct`: `subscribers[i]` takes the result directly with `handlers[i]`; bit
         /// `i` of `queued`: its drainer starts.
         case fanOut(
-            ContiguousArray<StreamSubscription>, ContiguousArray<HandlerRef>, direct: UInt64, queued: UInt64)
+            ContiguousArray<StreamSubscription?>, ContiguousArray<HandlerRef>, direct: UInt64, queued: UInt64)
         /// The only subscriber, idle and on the immediate context, takes the published result
         /// straight from the publisher (it is not in its mailbox); it is marked draining, so results
         /// published meanwhile queue up behind it.
@@ -130,16 +157,26 @@ struct StreamState<T: Sendable> {
     var history: ContiguousArray<Result<T, any Error>> = []
     @usableFromInline
     var historyStart = 0
+    /// The subscribers, in subscription order, with the tombstones (``Slot/isLive`` `false`) of removed
+    /// ones (see ``compact()``).
     @usableFromInline
     var slots: ContiguousArray<Slot> = []
-    /// The subscriptions of `slots`, in the same order: a copy-on-write snapshot handed to
-    /// ``StartAction/masked(_:_:)``, so it reallocates only when subscribers change while a
-    /// snapshot is in use.
+    /// The subscriptions of `slots`, in the same order (`nil` at the same tombstones): a copy-on-write
+    /// snapshot handed to ``StartAction/masked(_:_:)``, so it reallocates only when subscribers
+    /// change while a snapshot is in use.
     @usableFromInline
-    var subscribers: ContiguousArray<StreamSubscription> = []
-    /// The handlers of `slots`, in the same order (a snapshot, like `subscribers`).
+    var subscribers: ContiguousArray<StreamSubscription?> = []
+    /// The handlers of `slots`, in the same order (a snapshot, like `subscribers`; a tombstone's
+    /// captures nothing).
     @usableFromInline
     var handlers: ContiguousArray<HandlerRef> = []
+    /// How many of `slots` hold a subscriber (the rest are tombstones).
+    @usableFromInline
+    var live = 0
+    /// Slots visited, looked up or moved so far: the work the cost tests compare at n and 10n (a
+    /// wrapping count, never read on the hot path).
+    @usableFromInline
+    var steps = 0
     /// `nil` while open; `.some(nil)` finished; `.some(error)` failed terminally.
     @usableFromInline
     var termination: (any Error)?? = nil
@@ -207,8 +244,9 @@ struct StreamState<T: Sendable> {
             }
             kept += 1
         }
-        if slots.count == 1 && !slots[0].isDraining && slots[0].isImmediate {
+        if live == 1 && slots.count == 1 && !slots[0].isDraining && slots[0].isImmediate {
             slots[0].isDraining = true
+            steps &+= 1
             return .direct(slots[0].subscription, slots[0].handler)
         }
         return post(.element(result), handingOver: true)
@@ -218,6 +256,8 @@ struct StreamState<T: Sendable> {
     /// it keeps a copy (it comes before the rest of its replay).
     @usableFromInline
     mutating func keepOwedReplay(of sequence: Int) {
+        steps &+= slots.count
+        // A tombstone owes nothing (its range is empty).
         for index in slots.indices where slots[index].replayNext == sequence && sequence < slots[index].replayEnd {
             slots[index].evictedReplay.append(.element(historyResult(sequence)))
             slots[index].replayNext += 1
@@ -242,10 +282,11 @@ struct StreamState<T: Sendable> {
     /// ``StartAction/direct(_:_:)``).
     @inlinable
     mutating func post(_ event: StreamEvent<T>, handingOver: Bool) -> StartAction {
+        steps &+= slots.count
         if slots.count <= 64 {
             var mask: UInt64 = 0
             var direct: UInt64 = 0
-            for index in slots.indices {
+            for index in slots.indices where slots[index].isLive {
                 if slots[index].isDraining {
                     slots[index].mailbox.append(event)
                 } else {
@@ -264,7 +305,7 @@ struct StreamState<T: Sendable> {
             return .masked(subscribers, mask)
         }
         var any = false
-        for index in slots.indices {
+        for index in slots.indices where slots[index].isLive {
             slots[index].mailbox.append(event)
             if !slots[index].isDraining {
                 slots[index].isDraining = true
@@ -299,9 +340,12 @@ struct StreamState<T: Sendable> {
             slot.replayEnd = kept
             replaying += 1
         }
+        subscription.position.store(slots.count, ordering: .relaxed)
         slots.append(slot)
         subscribers.append(subscription)
         handlers.append(HandlerRef(handler))
+        live += 1
+        steps &+= 1
         return owesReplay ? .start : .idle
     }
 
@@ -316,7 +360,7 @@ struct StreamState<T: Sendable> {
     mutating func nextBatch(
         for subscription: StreamSubscription,
         into batch: inout ContiguousArray<StreamEvent<T>>,
-        removed: inout Slot?,
+        removed: inout Removed?,
         needsRoom: inout Bool
     ) -> Handler? {
         guard let index = slotIndex(of: subscription) else { return nil }
@@ -346,18 +390,22 @@ struct StreamState<T: Sendable> {
         // Once the stream has ended, every mailbox ends with `.end` (appended by `finish`), so this
         // batch is the subscriber's last.
         if termination != nil {
-            subscribers.remove(at: index)
-            handlers.remove(at: index)
-            removed = slots.remove(at: index)
-            return removed!.handler
+            let taken = removeSlot(at: index)
+            let handler = taken.slot.handler
+            removed = taken
+            return handler
         }
         return slots[index].handler
     }
 
-    /// Where `subscription`'s slot is (`nil` if it is not subscribed).
+    /// Where `subscription`'s slot is (`nil` if it is not subscribed): O(1), read from the
+    /// subscription.
     @inlinable
-    func slotIndex(of subscription: StreamSubscription) -> Int? {
-        slots.firstIndex(where: { $0.subscription === subscription })
+    mutating func slotIndex(of subscription: StreamSubscription) -> Int? {
+        steps &+= 1
+        let index = subscription.position.load(ordering: .relaxed)
+        guard index >= 0 && index < subscribers.count && subscribers[index] === subscription else { return nil }
+        return index
     }
 
     /// Ends the turn of a subscriber that took a result directly, unless results queued meanwhile:
@@ -377,17 +425,61 @@ struct StreamState<T: Sendable> {
     @usableFromInline
     mutating func unsubscribe(_ subscription: StreamSubscription) -> Removed? {
         guard let index = slotIndex(of: subscription) else { return nil }
-        let slot = slots.remove(at: index)
-        if slot.replayNext < slot.replayEnd { replaying -= 1 }
-        return Removed(slot: slot, subscription: subscribers.remove(at: index), handler: handlers.remove(at: index))
+        return removeSlot(at: index)
     }
 
-    /// What ``unsubscribe(_:)`` took out of the state.
+    /// What ``unsubscribe(_:)`` (or a last batch) took out of the state: everything it held of the
+    /// subscriber, for the caller to release after unlocking.
     @usableFromInline
     struct Removed {
+        @usableFromInline
         let slot: Slot
+        @usableFromInline
         let subscription: StreamSubscription
+        @usableFromInline
         let handler: HandlerRef
+    }
+
+    /// Takes the live slot at `index` out, leaving a tombstone; compacts the table once the
+    /// tombstones are as many as the live slots. O(1) amortised; releases nothing.
+    @usableFromInline
+    mutating func removeSlot(at index: Int) -> Removed {
+        // Swapped out (moved, not copied): the tombstone left in place holds nothing of the user's.
+        var slot = Slot()
+        swap(&slot, &slots[index])
+        var handler = HandlerRef({ _ in })
+        swap(&handler, &handlers[index])
+        let subscription = subscribers[index].take()!
+        subscription.position.store(-1, ordering: .relaxed)
+        if slot.replayNext < slot.replayEnd { replaying -= 1 }
+        live -= 1
+        steps &+= 1
+        if slots.count - live >= live { compact() }
+        return Removed(slot: slot, subscription: subscription, handler: handler)
+    }
+
+    /// Moves the live slots down over the tombstones, keeping their order, and tells each moved
+    /// subscription its new position. O(slots); run when at least half of the slots are tombstones, so
+    /// its cost is covered by the removals that made them. Only tombstones are dropped: nothing is
+    /// released.
+    @usableFromInline
+    mutating func compact() {
+        steps &+= subscribers.count
+        var kept = 0
+        for index in subscribers.indices {
+            guard let subscription = subscribers[index] else { continue }
+            if kept != index {
+                slots.swapAt(kept, index)
+                subscribers.swapAt(kept, index)
+                handlers.swapAt(kept, index)
+                subscription.position.store(kept, ordering: .relaxed)
+            }
+            kept += 1
+        }
+        let tombstones = slots.count - kept
+        slots.removeLast(tombstones)
+        subscribers.removeLast(tombstones)
+        handlers.removeLast(tombstones)
     }
 
     /// Takes out everything the state holds (for a stream's `deinit`, which releases it iteratively).
@@ -398,6 +490,7 @@ struct StreamState<T: Sendable> {
         subscribers = []
         handlers = []
         history = []
+        live = 0
         return taken
     }
 }

@@ -20,6 +20,12 @@ final class StreamSubscription: CancellableRegistration, Sendable {
     @usableFromInline
     let gate: (@Sendable () -> Bool)?
     private let phase = Atomic<UInt8>(Phase.active.rawValue)
+    /// Where this subscription's slot is in its stream's ``StreamState`` (`-1`: not there), so the
+    /// state finds and removes it in O(1). Read and written only under the stream's lock (a
+    /// subscription belongs to one stream); atomic, with relaxed ordering, only because the class is
+    /// `Sendable`.
+    @usableFromInline
+    let position = Atomic<Int>(-1)
     /// Set under the stream's lock when a drainer must start (beyond 64 subscribers); claimed after.
     private let startFlag = Atomic<Bool>(false)
     /// Removes this subscription from its stream (held weakly there); returns whether it was subscribed.
@@ -41,6 +47,11 @@ final class StreamSubscription: CancellableRegistration, Sendable {
         self.settled = LockedBox(settled)
         self.detach = detach
     }
+
+    /// The placeholder that a removed subscriber's slot (a tombstone) holds in a stream's state: never
+    /// subscribed, never started.
+    @usableFromInline
+    static let tombstone = StreamSubscription(context: immediateExecutionContext, onCancel: nil) { _ in false }
 
     /// Whether the handler may still run.
     var isLive: Bool { phase.load(ordering: .acquiring) == Phase.active.rawValue }

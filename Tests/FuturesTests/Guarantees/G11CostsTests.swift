@@ -129,3 +129,147 @@ extension Guarantees {
         }
     }
 }
+
+/// How the stream cost tests remove n subscribers.
+enum GStreamRemoval: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// `cancel(token)` in subscription order.
+    case cancelTokensOldestFirst
+    /// `cancel(token)` newest first.
+    case cancelTokensNewestFirst
+    /// `cancel(token)` on every other subscriber, then on the rest.
+    case cancelTokensEveryOtherFirst
+    /// `InvalidationToken.invalidate()`, one token per subscriber.
+    case invalidationTokens
+    /// `for await` consumers that go away (their iterators dropped, as when a loop is left).
+    case leftLoops
+
+    var testDescription: String { rawValue }
+}
+
+extension Guarantees.G11CostsTests {
+    /// The steps a stream's state took (slots visited, looked up or moved) while `body` ran.
+    static func streamSteps(_ stream: FutureStream<Int>, _ body: () -> Void) -> Int {
+        let before = stream.stepsForTesting
+        body()
+        return stream.stepsForTesting - before
+    }
+
+    /// Subscribing n times to a stream costs O(n) counted steps.
+    @Test func subscribingToAStreamIsLinear() {
+        func work(_ count: Int) -> Int {
+            let promise = StreamPromise<Int>(capacity: 4)
+            for value in 0..<4 { promise.success(value) }
+            return Self.streamSteps(promise.stream) {
+                for _ in 0..<count { promise.stream.onSuccess(context: immediateExecutionContext) { _ in } }
+            }
+        }
+        let small = work(2_000)
+        let large = work(20_000)
+        #expect(small >= 2_000)
+        #expect(large <= small * 11, "steps \(small) at n, \(large) at 10n")
+    }
+
+    /// Removing n stream subscribers, in any order and by any means, costs O(n) counted steps, and the
+    /// subscriber table never holds more than about twice the subscribers left.
+    @Test(arguments: GStreamRemoval.allCases)
+    func removingStreamSubscribersIsLinear(_ removal: GStreamRemoval) {
+        func work(_ count: Int) -> Int {
+            let promise = StreamPromise<Int>(capacity: 0)
+            let stream = promise.stream
+            let ran = GCounter()
+            var tableFits = true
+            func checkTable() {
+                let live = stream.subscriberCountForTesting
+                tableFits = tableFits && stream.storedSlotCountForTesting <= 2 * live + 1
+            }
+            let steps: Int
+            switch removal {
+            case .cancelTokensOldestFirst, .cancelTokensNewestFirst, .cancelTokensEveryOtherFirst:
+                let tokens = (0..<count).map { _ in CancelToken() }
+                for token in tokens {
+                    stream.onSuccess(context: immediateExecutionContext, cancelToken: token) { _ in ran.increment() }
+                }
+                var order = tokens
+                if removal == .cancelTokensNewestFirst { order.reverse() }
+                if removal == .cancelTokensEveryOtherFirst {
+                    order =
+                        tokens.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
+                        + tokens.enumerated().filter { !$0.offset.isMultiple(of: 2) }.map(\.element)
+                }
+                steps = Self.streamSteps(stream) {
+                    for (index, token) in order.enumerated() {
+                        _ = stream.cancel(token)
+                        if index.isMultiple(of: 97) { checkTable() }
+                    }
+                }
+            case .invalidationTokens:
+                let tokens = (0..<count).map { _ in InvalidationToken() }
+                for token in tokens {
+                    stream.onSuccess(context: token.validContext(immediateExecutionContext)) { _ in ran.increment() }
+                }
+                steps = Self.streamSteps(stream) {
+                    for (index, token) in tokens.enumerated() {
+                        token.invalidate()
+                        if index.isMultiple(of: 97) { checkTable() }
+                    }
+                }
+            case .leftLoops:
+                var iterators = (0..<count).map { _ in stream.makeAsyncIterator() }
+                #expect(stream.subscriberCountForTesting == count)
+                steps = Self.streamSteps(stream) { iterators.removeAll() }
+            }
+            #expect(stream.subscriberCountForTesting == 0)
+            #expect(stream.storedSlotCountForTesting == 0)
+            #expect(tableFits, "the table held more than twice the subscribers left")
+            promise.success(1)
+            #expect(ran.value == 0)
+            return steps
+        }
+        let small = work(2_000)
+        let large = work(20_000)
+        #expect(small >= 2_000)
+        #expect(large <= small * 11, "steps \(small) at n, \(large) at 10n")
+    }
+
+    /// One result published to n subscribers costs O(n) counted steps, on the immediate context (taken
+    /// directly up to 64 subscribers, through their drainers beyond) and on a serial queue.
+    @Test(arguments: [6, 2_000], [true, false])
+    func publishingToStreamSubscribersIsLinear(_ count: Int, _ immediate: Bool) {
+        let queue = GQueue("g11.stream")
+        func work(_ count: Int) -> Int {
+            let promise = StreamPromise<Int>(capacity: 0)
+            let received = GCounter()
+            let context = immediate ? immediateExecutionContext : queue.context
+            for _ in 0..<count { promise.stream.onSuccess(context: context) { _ in received.increment() } }
+            let steps = Self.streamSteps(promise.stream) {
+                promise.success(1)
+                queue.drain()
+            }
+            #expect(received.value == count)
+            return steps
+        }
+        let small = work(count)
+        let large = work(count * 10)
+        #expect(small >= count)
+        #expect(large <= small * 11, "steps \(small) at n, \(large) at 10n")
+    }
+
+    /// Finishing a stream with n subscribers (each gets the end and is removed) costs O(n) counted steps.
+    @Test func finishingAStreamWithManySubscribersIsLinear() {
+        func work(_ count: Int) -> Int {
+            let promise = StreamPromise<Int>(capacity: 0)
+            let ended = GCounter()
+            for _ in 0..<count {
+                promise.stream.onFinish(context: immediateExecutionContext) { _ in ended.increment() }
+            }
+            let steps = Self.streamSteps(promise.stream) { promise.finish() }
+            #expect(ended.value == count)
+            #expect(promise.stream.storedSlotCountForTesting == 0)
+            return steps
+        }
+        let small = work(2_000)
+        let large = work(20_000)
+        #expect(small >= 2_000)
+        #expect(large <= small * 11, "steps \(small) at n, \(large) at 10n")
+    }
+}

@@ -175,3 +175,202 @@ extension Result {
         return false
     }
 }
+
+/// A token closed by hand, without the ``InvalidationToken`` class (no tracking): a stream drainer finds its
+/// gate closed and removes the subscriber itself.
+private final class GClosedGate: InvalidationTokenType, Sendable {
+    let closed = GCounter()
+    var isInvalid: Bool { closed.value != 0 }
+    let future = Future<Never, BrightFuturesError<Never>>()
+}
+
+/// Something of the user's that a stream holds (captured by a handler, or inside a result) whose `deinit` uses
+/// the same stream: subscribes to it, publishes on it, reads it and cancels a subscription on it. If the stream
+/// released it under its lock, the `deinit` would take that lock again on the same thread and never return.
+final class GStreamReentrant: Sendable {
+    let promise: StreamPromise<Int>
+    let released: GCounter
+
+    init(_ promise: StreamPromise<Int>, released: GCounter) {
+        self.promise = promise
+        self.released = released
+    }
+
+    deinit {
+        let stream = promise.stream
+        let token = CancelToken()
+        stream.onSuccess(context: immediateExecutionContext, cancelToken: token) { _ in }
+        promise.success(-1)
+        _ = stream.count
+        _ = stream.isFinished
+        _ = stream.cancel(token)
+        released.increment()
+    }
+}
+
+extension Guarantees.G7NothingUnderALockTests {
+    /// A subscriber cancelled through its `CancelToken`: its handler's capture is released after unlocking.
+    @Test(.hangGuard())
+    func aCancelledStreamSubscribersCaptureMayUseTheStream() async {
+        let promise = StreamPromise<Int>(capacity: 1)
+        let released = GCounter()
+        let token = CancelToken()
+        do {
+            let capture = GStreamReentrant(promise, released: released)
+            promise.stream.onSuccess(context: immediateExecutionContext, cancelToken: token) { _ in _ = capture }
+        }
+        promise.success(1)
+        #expect(promise.stream.cancel(token))
+        #expect(released.value == 1)
+        #expect(promise.stream.subscriberCountForTesting == 0)
+    }
+
+    /// A subscriber removed by invalidating its `InvalidationToken`, and one whose drainer finds its gate closed.
+    @Test(.hangGuard(), arguments: [true, false])
+    func anInvalidatedStreamSubscribersCaptureMayUseTheStream(_ tracked: Bool) async {
+        let promise = StreamPromise<Int>(capacity: 0)
+        let released = GCounter()
+        let token = InvalidationToken()
+        let gate = GClosedGate()
+        do {
+            let capture = GStreamReentrant(promise, released: released)
+            let context =
+                tracked ? token.validContext(immediateExecutionContext) : gate.validContext(immediateExecutionContext)
+            promise.stream.onSuccess(context: context) { _ in _ = capture }
+        }
+        if tracked {
+            token.invalidate()
+        } else {
+            gate.closed.increment()
+            promise.success(1)
+        }
+        #expect(released.value == 1)
+        #expect(promise.stream.subscriberCountForTesting == 0)
+    }
+
+    /// A subscriber that received the end is removed; its handler's capture is released after unlocking.
+    @Test(.hangGuard(), arguments: [true, false])
+    func anEndedStreamSubscribersCaptureMayUseTheStream(_ immediate: Bool) async {
+        let promise = StreamPromise<Int>(capacity: 2)
+        let released = GCounter()
+        let queue = GQueue("g7.stream.end")
+        do {
+            let capture = GStreamReentrant(promise, released: released)
+            promise.stream.onSuccess(context: immediate ? immediateExecutionContext : queue.context) { _ in
+                _ = capture
+            }
+        }
+        promise.success(1)
+        promise.finish()
+        queue.drain()
+        #expect(released.value == 1)
+        #expect(promise.stream.subscriberCountForTesting == 0)
+    }
+
+    /// Results a cancelled subscriber had not been handed yet (its queue was busy) are released after
+    /// unlocking: in its mailbox (capacity 0), or as the replay it was owed that the history evicted meanwhile.
+    @Test(.hangGuard(), arguments: [0, 1])
+    func undeliveredResultsOfACancelledStreamSubscriberMayUseTheStream(_ capacity: Int) async {
+        let promise = StreamPromise<GStreamReentrant>(capacity: capacity)
+        let target = StreamPromise<Int>(capacity: 0)
+        let released = GCounter()
+        if capacity == 1 { promise.success(GStreamReentrant(target, released: released)) }
+        let queue = GQueue("g7.stream.mailbox")
+        queue.queue.suspend()
+        let token = CancelToken()
+        promise.stream.onSuccess(context: queue.context, cancelToken: token) { _ in }
+        // Waits in the mailbox (capacity 0), or evicts the owed replay from the history into the subscriber's
+        // slot (capacity 1; this one then stays in the history).
+        promise.success(GStreamReentrant(target, released: released))
+        #expect(released.value == 0)
+        // The values' `deinit`s publish on `target`, whose subscriber uses `promise`'s stream.
+        target.stream.onSuccess(context: immediateExecutionContext) { [weak stream = promise.stream] _ in
+            _ = stream?.count
+        }
+        #expect(promise.stream.cancel(token))
+        #expect(released.value == 1)
+        queue.queue.resume()
+        queue.drain()
+    }
+
+    /// A result the full history drops (capacity trimming) is released after unlocking.
+    @Test(.hangGuard())
+    func aResultEvictedFromAStreamsHistoryMayUseTheStream() async {
+        let promise = StreamPromise<GStreamReentrant>(capacity: 1)
+        let target = StreamPromise<Int>(capacity: 0)
+        let released = GCounter()
+        // The `deinit` of an evicted value publishes on `target`, whose subscriber publishes on `promise`'s stream.
+        target.stream.onSuccess(context: immediateExecutionContext) { [weak stream = promise.stream] _ in
+            _ = stream?.count
+        }
+        promise.success(GStreamReentrant(target, released: released))
+        promise.success(GStreamReentrant(target, released: released))
+        #expect(released.value == 1)
+    }
+
+    /// A `for await` consumer that goes away with results it had not taken: they and its subscription are
+    /// released outside the stream's and the consumer's locks.
+    @Test(.hangGuard())
+    func aLeftLoopsBufferedResultsMayUseTheStream() async {
+        let promise = StreamPromise<OnDeinit>(capacity: 0)
+        let released = GCounter()
+        do {
+            let iterator = promise.stream.makeAsyncIterator()
+            promise.success(
+                OnDeinit { [promise] in
+                    promise.stream.onSuccess(context: immediateExecutionContext) { _ in }
+                    promise.success(OnDeinit {})
+                    released.increment()
+                })
+            withExtendedLifetime(iterator) {}
+        }
+        #expect(released.value == 1)
+    }
+
+    /// The producer's abandon handler is released after unlocking: when the stream ends, when it is replaced,
+    /// and after it ran because the last subscriber left.
+    @Test(.hangGuard(), arguments: ["ended", "replaced", "abandoned"])
+    func aStreamsAbandonHandlerMayUseTheStream(_ path: String) async {
+        let promise = StreamPromise<Int>(capacity: 0)
+        let released = GCounter()
+        let ran = GCounter()
+        let token = CancelToken()
+        promise.stream.onSuccess(context: immediateExecutionContext, cancelToken: token) { _ in }
+        do {
+            let capture = GStreamReentrant(promise, released: released)
+            promise.stream.whenAbandoned {
+                _ = capture
+                ran.increment()
+            }
+        }
+        switch path {
+        case "ended": promise.finish()
+        case "replaced": promise.stream.whenAbandoned {}
+        default: #expect(promise.stream.cancel(token))
+        }
+        #expect(released.value == 1)
+        #expect(ran.value == (path == "abandoned" ? 1 : 0))
+    }
+
+    /// A dropped stream releases its history and its subscribers' handlers without holding any lock: their
+    /// `deinit`s may use other streams and futures.
+    @Test(.hangGuard())
+    func aDroppedStreamsResultsAndHandlersMayUseTheLibrary() async {
+        let target = StreamPromise<Int>(capacity: 1)
+        let released = GCounter()
+        let completed = Promise<Int, Never>()
+        do {
+            let promise = StreamPromise<OnDeinit>(capacity: 4)
+            promise.success(
+                OnDeinit {
+                    target.success(1)
+                    completed.trySuccess(1)
+                    released.increment()
+                })
+            let capture = GStreamReentrant(target, released: released)
+            promise.stream.onSuccess(context: immediateExecutionContext) { _ in _ = capture }
+        }
+        #expect(released.value == 2)
+        #expect(completed.future.value == 1)
+    }
+}
