@@ -1,7 +1,7 @@
 #ifndef CFUTURES_SHIMS_H
 #define CFUTURES_SHIMS_H
 
-// Tiny C helpers that Swift cannot express itself: for `SpinLock` (Sources/Futures/Core/SpinLock.swift),
+// Tiny C helpers that Swift cannot express itself: for `ParkingLock` (Sources/Futures/Core/ParkingLock.swift),
 // glibc's `syscall` is variadic, so the futex calls need a C wrapper, and a spin-wait hint has no portable
 // Swift spelling; for `Trampoline` (Sources/Futures/Core/Trampoline.swift), Swift has no thread-local
 // variables.

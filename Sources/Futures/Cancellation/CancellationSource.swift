@@ -106,7 +106,7 @@ public final class CancellationSource: Sendable {
 final class CancellationHub: CancellationSignal, @unchecked Sendable {
     // `@unchecked Sendable`: every field below is only read and written between `lock.lock()` and
     // `lock.unlock()`; the handlers are `@Sendable` and are called after unlocking.
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     private var handlers: [Int: @Sendable () -> Void] = [:]
     private var nextKey = 0
     private var requested = false

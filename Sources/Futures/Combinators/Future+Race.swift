@@ -126,7 +126,7 @@ struct WeakFuture<T: Sendable, E: Error>: Sendable {
 
 /// Collects failures by position; hands back the first in order once every slot has failed.
 final class FailureSlots<E: Error>: Sendable {
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     // `nonisolated(unsafe)`: only read and written between `lock.lock()` and `lock.unlock()`.
     nonisolated(unsafe) private var errors: [E?]
     nonisolated(unsafe) private var missing: Int

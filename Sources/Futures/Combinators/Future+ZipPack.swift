@@ -60,7 +60,7 @@ private func tuple<each V>(_ values: [any Sendable], of types: repeat (each V).T
 
 /// The values a ``Future/zip(_:)`` has collected so far.
 private final class ZipState: Sendable {
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     // `nonisolated(unsafe)`: only read and written between `lock.lock()` and `lock.unlock()`.
     nonisolated(unsafe) private var values: [(any Sendable)?]
     nonisolated(unsafe) private var missing: Int

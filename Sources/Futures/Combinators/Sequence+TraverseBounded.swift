@@ -52,7 +52,7 @@ private final class BoundedTraversal<Element: Sendable, U: Sendable, E: Error>: 
     private let maxConcurrent: Int
     private let context: ExecutionContext
 
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     // `nonisolated(unsafe)`: the following are only read and written between `lock.lock()` and
     // `lock.unlock()`.
     //

@@ -91,7 +91,7 @@ public final class InvalidationToken: ManualInvalidationTokenType {
     /// Set by ``invalidate()``; shared with the gates of ``validContext``.
     let flag = InvalidationFlag()
     /// Guards `registrations` and `sweepAt`. Never held while user code runs or a registration is released.
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     // Only read and written between `lock.lock()` and `lock.unlock()`, so never concurrently; the values
     // are only used to call their thread-safe `invalidate()`/`isLive` after unlocking (or under the lock
     // for `isLive`).

@@ -21,7 +21,7 @@
 /// registrations are taken out first, then switched off and released.
 public final class CancelToken: Sendable {
     /// Guards the fields below. Never held while user code runs or a registration is released.
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     // Only read and written between `lock.lock()` and `lock.unlock()`, so never concurrently; the
     // stored handles are only used to call `cancel()`/`isLive` (thread-safe) and compare identities.
     nonisolated(unsafe) private var buckets: [ObjectIdentifier: Bucket] = [:]

@@ -12,7 +12,7 @@
 final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration, @unchecked Sendable {
     // `@unchecked Sendable`: the mutable fields are only read and written between `lock.lock()` and
     // `lock.unlock()`; the closures are `@Sendable` and are called (and released) after unlocking.
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     private var body: (@Sendable (Result<T, E>) -> Void)?
     private var onCancel: (@Sendable () -> Void)?
     /// Called once, after the callback ran or was cancelled, with its identity (tells an invalidation

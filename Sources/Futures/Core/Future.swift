@@ -70,12 +70,23 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     final var flags: UInt16 {
         @inline(__always) get { flagWord.load(ordering: .relaxed) }
-        @inline(__always) set { flagWord.store(newValue, ordering: .releasing) }
+        @inline(__always) set {
+            assert(Self.flagsAreConsistent(newValue), "Futures: inconsistent flag word \(newValue)")
+            flagWord.store(newValue, ordering: .releasing)
+        }
+    }
+
+    /// The invariants of the flag word, checked on every write in debug builds: a failure and a hand-out
+    /// in progress exist only once the future is completed.
+    @inlinable
+    static func flagsAreConsistent(_ bits: UInt16) -> Bool {
+        let completed = bits & Flags.completed != 0
+        return completed || bits & (Flags.failed | Flags.handingOut) == 0
     }
 
     // After the flags, so the 4-byte lock needs no padding of its own.
     @usableFromInline
-    let lock: SpinLock
+    let lock: ParkingLock
 
     /// The bits of ``flags``.
     @usableFromInline
@@ -169,7 +180,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     public init() {
         self.words = (0, 0, 0)
-        self.lock = SpinLock()
+        self.lock = ParkingLock()
         self.flagWord = Atomic(0)
         initializeState(FutureState(result: nil))
     }
@@ -178,7 +189,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     public init(result: Result<T, E>) {
         self.words = (0, 0, 0)
-        self.lock = SpinLock()
+        self.lock = ParkingLock()
         if case .failure = result {
             self.flagWord = Atomic(Flags.completed | Flags.failed)
         } else {

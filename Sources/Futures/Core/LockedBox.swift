@@ -1,8 +1,8 @@
-/// A value guarded by a ``SpinLock``; for rarely written process-wide settings.
+/// A value guarded by a ``ParkingLock``; for rarely written process-wide settings.
 @usableFromInline
 final class LockedBox<Value: Sendable>: Sendable {
     @usableFromInline
-    let lock = SpinLock()
+    let lock = ParkingLock()
     // Only accessed between `lock.lock()` and `lock.unlock()`, so never concurrently; and never two
     // accesses at once on one thread either, because a nested access would take the (non-recursive) lock
     // twice and deadlock first. So the runtime's exclusivity check (a call and a per-thread table look-up

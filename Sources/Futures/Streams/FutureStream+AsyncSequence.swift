@@ -83,7 +83,7 @@ extension FutureStream: AsyncSequence {
 final class StreamConsumer<T: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable`: all mutable state below is only touched between `lock.lock()` and
     // `lock.unlock()`; continuations are resumed after unlocking.
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     /// Events not taken yet from `head` on; a taken one is moved out (left `nil`), so trimming the
     /// buffer under the lock never releases an event.
     private var buffer: ContiguousArray<StreamEvent<T>?> = []

@@ -39,7 +39,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because the only mutable state, `state`, is read and written only
     // between `lock.lock()` and `lock.unlock()`; handlers are `@Sendable` and run outside the lock.
     @usableFromInline
-    let lock = SpinLock()
+    let lock = ParkingLock()
     @usableFromInline
     @exclusivity(unchecked)
     var state: StreamState<T>

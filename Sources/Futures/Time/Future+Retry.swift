@@ -154,7 +154,7 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
     private let operation: @Sendable () -> Future<T, E>
     // `nonisolated(unsafe)`: a mutable stored property of a Sendable class; it is only read and
     // written between `lock.lock()` and `lock.unlock()`.
-    private let lock = SpinLock()
+    private let lock = ParkingLock()
     nonisolated(unsafe) private var phase: Phase = .starting
 
     init(

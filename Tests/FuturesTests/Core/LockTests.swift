@@ -4,11 +4,11 @@ import Testing
 
 @testable import Futures
 
-/// A plain counter guarded by a `SpinLock`; each thread also counts its own increments.
+/// A plain counter guarded by a `ParkingLock`; each thread also counts its own increments.
 private final class GuardedCounter: @unchecked Sendable {
     // `@unchecked Sendable` is sound because `total` and `perThread` are read and written only
     // between `lock.lock()` and `lock.unlock()` (the test reads them after joining every thread).
-    let lock = SpinLock()
+    let lock = ParkingLock()
     var total = 0
     var perThread: [Int]
 
@@ -19,19 +19,19 @@ private final class GuardedCounter: @unchecked Sendable {
 
 /// An object whose only stored property is a lock.
 private final class LockOnly: Sendable {
-    let lock = SpinLock()
+    let lock = ParkingLock()
 }
 
 /// An object whose lock is its second stored property.
 private final class TagThenLock: Sendable {
     let tag: UInt8 = 7
-    let lock = SpinLock()
+    let lock = ParkingLock()
 }
 
 /// Addresses seen by several threads.
 private final class AddressSet: @unchecked Sendable {
     // `@unchecked Sendable` is sound because `addresses` is read and written only under `lock`.
-    let lock = SpinLock()
+    let lock = ParkingLock()
     var addresses: Set<UInt> = []
 }
 
@@ -53,11 +53,11 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     for _ in 0..<count { done.wait() }
 }
 
-@Suite("SpinLock: mutual exclusion, progress, parking, address stability", .serialized)
+@Suite("ParkingLock: mutual exclusion, progress, parking, address stability", .serialized)
 struct LockTests {
     @Test func theLockIsFourBytes() {
-        #expect(MemoryLayout<SpinLock>.size == 4)
-        #expect(MemoryLayout<SpinLock>.alignment == 4)
+        #expect(MemoryLayout<ParkingLock>.size == 4)
+        #expect(MemoryLayout<ParkingLock>.alignment == 4)
     }
 
     @Test(arguments: [(threads: 16, quota: 20_000), (threads: 64, quota: 5_000)])
@@ -127,10 +127,10 @@ struct LockTests {
         // Each waiter spins a bounded number of times, then parks. A lock that never parks never
         // gets there: the bound below then fails the test instead of hanging it.
         let deadline = ContinuousClock.now + .seconds(60)
-        while SpinLock.parksOfWatchedLockForTesting < waiters, ContinuousClock.now < deadline {
+        while ParkingLock.parksOfWatchedLockForTesting < waiters, ContinuousClock.now < deadline {
             sched_yield()
         }
-        #expect(SpinLock.parksOfWatchedLockForTesting == waiters)
+        #expect(ParkingLock.parksOfWatchedLockForTesting == waiters)
         release.signal()
         for _ in 0...waiters { done.wait() }
         counter.lock.lock()
@@ -138,7 +138,7 @@ struct LockTests {
         #expect(counter.perThread == Array(repeating: 1, count: waiters))
         counter.lock.unlock()
         // Woken waiters that find the lock taken sleep again without counting a new park.
-        #expect(SpinLock.parksOfWatchedLockForTesting == waiters)
+        #expect(ParkingLock.parksOfWatchedLockForTesting == waiters)
     }
 
     @Test func anUncontendedLockNeverParks() {
@@ -149,7 +149,7 @@ struct LockTests {
             counter.total += 1
             counter.lock.unlock()
         }
-        #expect(SpinLock.parksOfWatchedLockForTesting == 0)
+        #expect(ParkingLock.parksOfWatchedLockForTesting == 0)
     }
 
     @Test func aBorrowingMethodSeesTheFieldInsideTheObjectOnEveryThread() {

@@ -6,13 +6,11 @@ import Synchronization
 #endif
 
 /// The library's one lock: a 4-byte cell that guards the state of every future, stream and token.
-/// It parks contended waiters in the kernel and, on Apple platforms, donates the waiters' priority
+/// It spins only briefly, then parks contended waiters in the kernel and, on Apple platforms, donates the waiters' priority
 /// to the holder.
 ///
-/// (The name is historical: the lock spins only briefly before parking.)
-///
 /// ## Use
-/// Store it in a class (`let lock = SpinLock()`) and bracket each critical section with
+/// Store it in a class (`let lock = ParkingLock()`) and bracket each critical section with
 /// ``lock()`` and ``unlock()`` on the same thread, or use ``withLock(_:)``. It is not recursive:
 /// taking it again on the thread that holds it deadlocks. Critical sections are a handful of loads
 /// and stores; nothing of the user's (no closure, no `deinit`, no allocation that could re-enter)
@@ -49,12 +47,12 @@ import Synchronization
 ///
 /// ## Address stability
 /// A futex and an `os_unfair_lock` are identified by their address, so the word must not move while
-/// it is in use. It cannot: `SpinLock` is `~Copyable` and contains an `Atomic`, so it is always passed
+/// it is in use. It cannot: `ParkingLock` is `~Copyable` and contains an `Atomic`, so it is always passed
 /// by address (a `borrowing` method sees the real storage, never a copy), and it can only be moved
 /// when nothing borrows it, so when no thread holds it or waits on it. Stored in a class, it never
 /// moves at all. `LockTests` checks that the address a method sees is the field inside the object.
 @usableFromInline
-struct SpinLock: ~Copyable, Sendable {
+struct ParkingLock: ~Copyable, Sendable {
     @usableFromInline
     let word: Atomic<UInt32>
 
@@ -213,7 +211,7 @@ struct SpinLock: ~Copyable, Sendable {
 
 // MARK: - Test hooks
 
-extension SpinLock {
+extension ParkingLock {
     /// The address of the lock word that `watchParksForTesting()` selected (0: none).
     static let watchedAddress = Atomic<UInt>(0)
     /// How many `lock()` calls on the watched lock gave up spinning and parked.
