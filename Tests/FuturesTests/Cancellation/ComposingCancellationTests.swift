@@ -143,80 +143,69 @@ struct ComposingCancellationTests {
 
     // MARK: - get(onTaskCancellation: .leave)
 
-    @Test(.hangGuard())
-    func theLastWaiterThatLeavesAsksTheWork() async {
-        let asked = Atomic<Int>(0)
-        let promise = Promise<Int, any Error>()
-        promise.onCancellationRequested { asked.add(1, ordering: .relaxed) }
-        let future = promise.future
-        let waiting = Task { try await future.get(onTaskCancellation: .leave) }
-        await waitUntil { future.consumerCountForTesting == 1 }
+    /// A waiter in a task on `producer`'s future, with `others` other consumers beside it; the task is
+    /// cancelled once the waiter is registered, and must throw `CancellationError`.
+    private func cancelAWaiter(
+        on producer: GProducer, besides others: Int, policy: TaskCancellationPolicy<any Error, any Error>,
+        beforeCancelling: () -> Void = {}
+    ) async {
+        let future = producer.future
+        let waiting = Task { try await future.get(onTaskCancellation: policy) }
+        await waitUntil { future.consumerCountForTesting == others + 1 }
+        beforeCancelling()
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(asked.load(ordering: .relaxed) == 1)
-        promise.trySuccess(0)
     }
 
     @Test(.hangGuard())
-    func aWaiterThatLeavesSharedWorkDoesNotAskIt() async throws {
-        let asked = Atomic<Int>(0)
-        let promise = Promise<Int, any Error>()
-        promise.onCancellationRequested { asked.add(1, ordering: .relaxed) }
-        let future = promise.future
-        let other = future.map(immediateExecutionContext) { $0 }
-        let waiting = Task { try await future.get(onTaskCancellation: .leave) }
-        await waitUntil { future.consumerCountForTesting == 2 }
-        waiting.cancel()
-        await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(asked.load(ordering: .relaxed) == 0)
-        promise.success(2)
+    func theLastWaiterThatLeavesAsksTheWork() async {
+        let producer = GProducer()
+        await cancelAWaiter(on: producer, besides: 0, policy: .leave)
+        #expect(producer.asked.value == 1)
+        producer.finish()
+    }
+
+    @Test(.hangGuard())
+    func aWaiterThatLeavesSharedWorkDoesNotAskIt() async {
+        let producer = GProducer()
+        let other = producer.future.map(immediateExecutionContext) { $0 }
+        await cancelAWaiter(on: producer, besides: 1, policy: .leave)
+        #expect(producer.asked.value == 0)
+        producer.promise.success(2)
         #expect(other.value == 2)
     }
 
     @Test(.hangGuard())
     func aWaiterThatLeavesAfterTheOthersAskedCompletesTheRequest() async {
-        let asked = Atomic<Int>(0)
-        let promise = Promise<Int, any Error>()
-        promise.onCancellationRequested { asked.add(1, ordering: .relaxed) }
-        let future = promise.future
-        let other = future.consumer()
-        let waiting = Task { try await future.get(onTaskCancellation: .leave) }
-        await waitUntil { future.consumerCountForTesting == 2 }
-        other.requestCancellation()
-        #expect(asked.load(ordering: .relaxed) == 0)
-        waiting.cancel()
-        await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(asked.load(ordering: .relaxed) == 1)
-        promise.trySuccess(0)
+        let producer = GProducer()
+        let other = producer.future.consumer()
+        await cancelAWaiter(on: producer, besides: 1, policy: .leave) {
+            other.requestCancellation()
+            #expect(producer.asked.value == 0)
+        }
+        #expect(producer.asked.value == 1)
+        producer.finish()
     }
 
     @Test(.hangGuard())
     func aTaskCancelledBeforeItWaitsLeavesAtOnce() async {
-        let asked = Atomic<Int>(0)
-        let promise = Promise<Int, any Error>()
-        promise.onCancellationRequested { asked.add(1, ordering: .relaxed) }
-        let future = promise.future
+        let producer = GProducer()
+        let future = producer.future
         let waiting = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await future.get(onTaskCancellation: .leave)
         }
         await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(asked.load(ordering: .relaxed) == 1)
-        promise.trySuccess(0)
+        #expect(producer.asked.value == 1)
+        producer.finish()
     }
 
     @Test(.hangGuard())
     func stopWaitingWithdrawsNothing() async {
-        let asked = Atomic<Int>(0)
-        let promise = Promise<Int, any Error>()
-        promise.onCancellationRequested { asked.add(1, ordering: .relaxed) }
-        let future = promise.future
-        let waiting = Task { try await future.get(onTaskCancellation: .stopWaiting) }
-        await waitUntil { future.consumerCountForTesting == 1 }
-        waiting.cancel()
-        await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(asked.load(ordering: .relaxed) == 0)
-        promise.trySuccess(0)
+        let producer = GProducer()
+        await cancelAWaiter(on: producer, besides: 0, policy: .stopWaiting)
+        #expect(producer.asked.value == 0)
+        producer.finish()
     }
 
     @Test(.hangGuard())
