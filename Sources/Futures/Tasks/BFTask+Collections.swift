@@ -11,7 +11,7 @@ extension BFTask where T == Void {
     public init(forCompletionOfAllTasks tasks: [any BFTaskProtocol]) {
         let gather = AllTasksGatherer<Void>(count: tasks.count, keepsResults: false)
         for (index, task) in tasks.enumerated() {
-            observeErased(task) { outcome in gather.record(index, outcome.map { _ in () }) }
+            observeErased(task, into: gather.future) { outcome in gather.record(index, outcome.map { _ in () }) }
         }
         self.init(future: Future(completingWith: gather.future))
     }
@@ -31,7 +31,7 @@ extension BFTask where T == Void {
     public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol]) {
         let gather = AnyTaskGatherer<Void>(count: tasks.count)
         for (index, task) in tasks.enumerated() {
-            observeErased(task) { outcome in gather.record(index, outcome.map { _ in () }) }
+            observeErased(task, into: gather.future) { outcome in gather.record(index, outcome.map { _ in () }) }
         }
         self.init(future: gather.future)
     }
@@ -46,7 +46,7 @@ extension BFTask {
     public init<U>(forCompletionOfAllTasksWithResults tasks: [BFTask<U>]) where T == [U] {
         let gather = AllTasksGatherer<U>(count: tasks.count, keepsResults: true)
         for (index, task) in tasks.enumerated() {
-            task.future.whenComplete(immediateExecutionContext) { result in gather.record(index, result) }
+            gather.future.depend(on: task.future, link: .gathered) { result in gather.record(index, result) }
         }
         self.init(future: gather.future)
     }
@@ -61,7 +61,7 @@ extension BFTask {
     public init(forCompletionOfAnyTask tasks: [BFTask<T>]) {
         let gather = AnyTaskGatherer<T>(count: tasks.count)
         for (index, task) in tasks.enumerated() {
-            task.future.whenComplete(immediateExecutionContext) { result in gather.record(index, result) }
+            gather.future.depend(on: task.future, link: .gathered) { result in gather.record(index, result) }
         }
         self.init(future: gather.future)
     }
@@ -73,7 +73,7 @@ extension BFTask where T == [any Sendable] {
     public init(forCompletionOfAllTasksWithResults tasks: [any BFTaskProtocol]) {
         let gather = AllTasksGatherer<any Sendable>(count: tasks.count, keepsResults: true)
         for (index, task) in tasks.enumerated() {
-            observeErased(task) { outcome in gather.record(index, outcome) }
+            observeErased(task, into: gather.future) { outcome in gather.record(index, outcome) }
         }
         self.init(future: gather.future)
     }
@@ -85,18 +85,20 @@ extension BFTask where T == any Sendable {
     public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol]) {
         let gather = AnyTaskGatherer<any Sendable>(count: tasks.count)
         for (index, task) in tasks.enumerated() {
-            observeErased(task) { outcome in gather.record(index, outcome) }
+            observeErased(task, into: gather.future) { outcome in gather.record(index, outcome) }
         }
         self.init(future: gather.future)
     }
 }
 
-/// Opens `task`'s result type and reports its outcome, type-erased, on the immediate context.
-private func observeErased<Task: BFTaskProtocol>(
+/// Opens `task`'s result type and reports its outcome, type-erased, on the immediate context, with
+/// `gathered` as one consumer of the task (a cancellation request on `gathered` is that consumer's ask).
+private func observeErased<Task: BFTaskProtocol, Gathered: Sendable>(
     _ task: Task,
+    into gathered: Future<Gathered, any Error>,
     _ body: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
 ) {
-    task.bfTask.future.whenComplete(immediateExecutionContext) { result in
+    gathered.depend(on: task.bfTask.future, link: .gathered) { result in
         body(result.map { $0 as any Sendable })
     }
 }
@@ -159,7 +161,7 @@ private final class AllTasksGatherer<U: Sendable>: Sendable {
 extension Future where T == Void, E == any Error {
     fileprivate convenience init(completingWith gather: Future<[Void], any Error>) {
         self.init()
-        gather.whenComplete(immediateExecutionContext) { [self] result in self.complete(result.map { _ in () }) }
+        depend(on: gather) { [self] result in self.complete(result.map { _ in () }) }
     }
 }
 

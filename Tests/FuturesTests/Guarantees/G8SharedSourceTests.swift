@@ -75,6 +75,15 @@ struct GDependent: Sendable, CustomTestStringConvertible {
         GDependent(name: "BFTask continuation") { source in
             BFTask(source).continueWith(executor: .immediate) { task in try task.future.result!.get() }.future
         },
+        GDependent(name: "BFTask(forCompletionOfAllTasksWithResults:)") { source in
+            BFTask(forCompletionOfAllTasksWithResults: [BFTask(source)]).future.map(immediateExecutionContext) { $0[0] }
+        },
+        GDependent(name: "BFTask(forCompletionOfAllTasks:)") { source in
+            BFTask(forCompletionOfAllTasks: [BFTask(source)]).future.map(immediateExecutionContext) { 5 }
+        },
+        GDependent(name: "BFTask(forCompletionOfAnyTask:)") { source in
+            BFTask(forCompletionOfAnyTask: [BFTask(source)]).future
+        },
         GDependent(name: "Deferred map step") { source in
             Deferred(starting: { source }).map { $0 }.run()
         },
