@@ -6,6 +6,10 @@
 /// pending future waits for it, exactly like BrightFutures' chained `flatMap`s, without their O(n²)
 /// array copies). Each slot is written once and the prefix pointer only moves forward, so the total work
 /// is linear whatever the completion order.
+///
+/// Made with `failsOnFirstArrival`, it fails with the first failure to arrive instead, whatever its
+/// position (``Swift/Sequence/traverse(maxConcurrent:_:f:)``, which stops at once); inputs can then also
+/// be added one at a time (``gather(_:at:)``), and the result failed from outside (``fail(_:)``).
 @usableFromInline
 final class SequenceCollector<T: Sendable, E: Error>: Sendable {
     @usableFromInline
@@ -27,10 +31,15 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
     let future = Future<[T], E>()
     @usableFromInline
     let state: LockedBox<State>
+    /// Whether a failure decides the outcome as soon as it arrives (else once every earlier input has
+    /// succeeded).
+    @usableFromInline
+    let failsOnFirstArrival: Bool
 
     @inlinable
-    init(count: Int) {
+    init(count: Int, failsOnFirstArrival: Bool = false) {
         state = LockedBox(State(slots: Array(repeating: nil, count: count)))
+        self.failsOnFirstArrival = failsOnFirstArrival
     }
 
     /// Work units done so far; grows linearly with the number of inputs.
@@ -55,15 +64,33 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         }
         var progress = false
         for (index, input) in futures.enumerated() {
-            if input.ifCompleted({ collector.record($0, at: index) }) == nil {
-                let registration = collector.future.depend(on: input, link: .gathered) {
-                    collector.record($0, at: index)
-                }
-                if registration.hasExtras { progress = true }
-            }
+            if collector.gather(input, at: index) { progress = true }
         }
         if progress { ProgressLink.aggregate(futures, into: collector.future) }
         return collector
+    }
+
+    /// Collects `input` into slot `index`, as one consumer of it: its result is recorded now if it has
+    /// one, else when it completes, and a cancellation request on ``future`` is forwarded to it.
+    ///
+    /// - Returns: Whether `input` has side data (progress) to aggregate.
+    @inlinable
+    @discardableResult
+    func gather(_ input: Future<T, E>, at index: Int) -> Bool {
+        if input.ifCompleted({ record($0, at: index) }) != nil { return false }
+        return future.depend(on: input, link: .gathered) { [self] in record($0, at: index) }.hasExtras
+    }
+
+    /// Fails ``future`` with `error` unless the outcome is decided already; later results are ignored.
+    func fail(_ error: E) {
+        let slots = state.withValue { state -> [Result<T, E>?]? in
+            guard !state.isDone else { return nil }
+            state.isDone = true
+            return state.slots.moveOutAll()
+        }
+        guard slots != nil else { return }
+        _ = consume slots  // the values collected so far are released outside the lock
+        future.complete(.failure(error))
     }
 
     /// Starts collecting every outcome of `futures`, as values of a collector that cannot fail: each
@@ -98,6 +125,11 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
     func record(_ result: Result<T, E>, at index: Int) {
         let decided = state.withValue { state -> (slots: [Result<T, E>?], failure: E?)? in
             guard !state.isDone else { return nil }
+            if failsOnFirstArrival, case .failure(let error) = result {
+                state.steps += 1
+                state.isDone = true
+                return (state.slots.moveOutAll(), error)
+            }
             state.slots[index] = result
             state.steps += 1
             while state.prefix < state.slots.count, let slot = state.slots[state.prefix] {

@@ -294,6 +294,21 @@ public final class ConcurrencyLimiter: Sendable {
 
     // MARK: - Internal
 
+    /// Runs `work` when a slot is free, like ``submit(priority:failingWith:file:line:_:)``, for an engine
+    /// that drops its waiting items itself, by ``close()``: a cancellation request on the returned future
+    /// never removes the item from the queue, whatever its failure type. It starts in turn, and a request
+    /// made while it waited reaches its work's future as soon as it starts. ``close()`` drops it unrun
+    /// (its future fails with ``FuturesError/cancelled`` when `E` can hold it, else never completes).
+    ///
+    /// The returned future accepts requests from the start, so that a consumer registered on it while it
+    /// waits (a gatherer) links its requests to it.
+    func submitInTurn<T, E>(_ work: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
+        let item = LimitedItem(
+            priority: .normal, cancellationError: nil, deadline: nil, removableWhileQueued: false, work: work)
+        item.future.acceptCancellationRequests()
+        return enqueue(item, file: #fileID, line: #line)
+    }
+
     /// Registers a new item: starts it, queues it, or drops it when closed; returns its future.
     private func enqueue<T, E>(_ item: LimitedItem<T, E>, file: StaticString, line: UInt) -> Future<T, E> {
         let future = item.future
@@ -359,7 +374,8 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
     /// The failure of the future when the item ends unrun, if it has one.
     let cancellationError: E?
     /// Whether a cancellation request while it waits removes it: it can fail with a cancellation error,
-    /// or it is `Never`-failing (abandoned then). Otherwise the request waits for its work.
+    /// or it is `Never`-failing (abandoned then), and it was not submitted to keep its place
+    /// (``ConcurrencyLimiter/submitInTurn(_:)``). Otherwise the request waits for its work.
     let isRemovable: Bool
     /// Wraps the work's future in the item's deadline (``ConcurrencyLimiter/submit(priority:failingWith:timeout:clock:timingOutWith:file:line:_:)``).
     private let deadline: (@Sendable (Future<T, E>) -> Future<T, E>)?
@@ -370,11 +386,12 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         priority: ConcurrencyLimiter.Priority,
         cancellationError: E?,
         deadline: (@Sendable (Future<T, E>) -> Future<T, E>)?,
+        removableWhileQueued: Bool = true,
         work: @escaping @Sendable () -> Future<T, E>
     ) {
         self.priority = priority
         self.cancellationError = cancellationError ?? Future<T, E>.cancellationError
-        self.isRemovable = self.cancellationError != nil || E.self == Never.self
+        self.isRemovable = removableWhileQueued && (self.cancellationError != nil || E.self == Never.self)
         self.deadline = deadline
         self.work = work
     }

@@ -108,7 +108,9 @@ struct TraverseBoundedTests {
         runners[0].success(0)
     }
 
-    @Test func aFinishedTraversalReleasesItsClosure() {
+    /// `f` is held only while an element waits to start: released once the last one has started,
+    /// while elements still run.
+    @Test func theClosureIsReleasedOnceTheLastElementHasStarted() {
         final class Capture: Sendable {}
         let promises = (0..<3).map { _ in Promise<Int, Never>() }
         weak var weakCapture: Capture?
@@ -116,14 +118,16 @@ struct TraverseBoundedTests {
         do {
             let capture = Capture()
             weakCapture = capture
-            result = (0..<3).traverse(maxConcurrent: 3, immediateExecutionContext) { index in
+            result = (0..<3).traverse(maxConcurrent: 2, immediateExecutionContext) { index in
                 withExtendedLifetime(capture) { promises[index].future }
             }
         }
-        #expect(weakCapture != nil)
-        for (index, promise) in promises.enumerated() { promise.success(index) }
-        #expect(result.value == [0, 1, 2])
+        #expect(weakCapture != nil, "the last element waits")
+        promises[0].success(0)
         #expect(weakCapture == nil)
+        #expect(!result.isCompleted)
+        for (index, promise) in promises.enumerated().dropFirst() { promise.success(index) }
+        #expect(result.value == [0, 1, 2])
     }
 
     @Test func emptyInputAndANonPositiveBound() {
@@ -143,5 +147,87 @@ struct TraverseBoundedTests {
         }
         #expect(result.value == [1, 1, 1, 1, 1])
         #expect(maxInFlight.value == 1)
+    }
+
+    /// G8: a failure asks the running elements as one consumer each: work that someone else still waits
+    /// for keeps running until that consumer asks too.
+    @Test func aFailureAsksSharedWorkOnlyAsOneOfItsConsumers() {
+        let shared = CancelCountingFuture<Int, Flaky>()
+        let otherConsumer = shared.future.map(immediateExecutionContext) { $0 }
+        let failing = Promise<Int, Flaky>()
+        let result = (0..<2).traverse(maxConcurrent: 2, immediateExecutionContext) { index in
+            index == 0 ? shared.future : failing.future
+        }
+        failing.failure(.fatal(1))
+        #expect(result.error == .fatal(1))
+        #expect(shared.cancellations.value == 0, "another consumer still waits")
+        otherConsumer.requestCancellation()
+        #expect(shared.cancellations.value == 1)
+        shared.success(0)
+    }
+
+    /// A failure that arrives while the elements are being submitted (an `f` that fails at once) stops
+    /// there: `f` is never called for the elements after it.
+    @Test func aFailureWhileSubmittingStopsCallingF() {
+        let started = Recorder<Int>()
+        let pending = Promise<Int, Flaky>()
+        let result = (0..<100).traverse(maxConcurrent: 10, immediateExecutionContext) { index in
+            started.append(index)
+            return index == 3 ? Future(error: .fatal(3)) : pending.future
+        }
+        #expect(result.error == .fatal(3))
+        #expect(started.values == [0, 1, 2, 3])
+        pending.success(0)
+    }
+
+    /// A request on the result drops the elements not started and releases `f` at once, although
+    /// elements still run.
+    @Test func aCancellationRequestReleasesTheClosureWhileAnElementStillRuns() {
+        final class Capture: Sendable {}
+        let runners = (0..<5).map { _ in Promise<Int, any Error>() }
+        weak var weakCapture: Capture?
+        let result: Future<[Int], any Error>
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            result = (0..<5).traverse(maxConcurrent: 2, immediateExecutionContext) { index in
+                withExtendedLifetime(capture) { runners[index].future }
+            }
+        }
+        result.requestCancellation()
+        #expect(result.error as? FuturesError == .cancelled)
+        #expect(weakCapture == nil)
+        for runner in runners { runner.success(0) }
+    }
+
+    /// When the failure type cannot hold a cancellation error, a request on the result goes to the
+    /// running elements, and the traversal goes on: each element started later is asked as it starts.
+    @Test func aRequestOnATraversalThatCannotFailWithCancelledAsksEveryElementAsItStarts() {
+        let runners = (0..<4).map { _ in CancelCountingFuture<Int, Never>() }
+        let started = Counter()
+        let result = (0..<4).traverse(maxConcurrent: 2, immediateExecutionContext) { index in
+            started.increment()
+            return runners[index].future
+        }
+        result.requestCancellation()
+        #expect(runners.map(\.cancellations.value) == [1, 1, 0, 0])
+        runners[0].success(0)
+        #expect(started.value == 3)
+        #expect(runners[2].cancellations.value == 1, "asked as it starts")
+        for (index, runner) in runners.enumerated().dropFirst() { runner.success(index) }
+        #expect(result.value == [0, 1, 2, 3])
+    }
+
+    /// A request fails the result with the cancellation error at once, before the running elements react
+    /// (here each fails with its own error as soon as it is asked).
+    @Test func aRequestFailsTheResultWithCancelledBeforeTheRunningElementsReact() {
+        let promises = (0..<2).map { _ in Promise<Int, any Error>() }
+        for promise in promises {
+            promise.future.onCancellationRequested { promise.failure(ComboError.first) }
+        }
+        let result = (0..<2).traverse(maxConcurrent: 2, immediateExecutionContext) { promises[$0].future }
+        result.requestCancellation()
+        #expect(result.error as? FuturesError == .cancelled)
+        #expect(promises.allSatisfy { $0.future.error as? ComboError == .first })
     }
 }

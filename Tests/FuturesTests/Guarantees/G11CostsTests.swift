@@ -127,7 +127,66 @@ extension Guarantees {
             #expect(all.value == Array(0..<count))
             #expect(counted.value == 1)
         }
+
+        /// `traverse(maxConcurrent:)` costs O(n) counted steps (its limiter's queue work plus its gatherer's
+        /// slot writes and prefix moves), whether it ends with every element succeeding in a scrambled
+        /// order, with a failure half-way (the elements not started are dropped), or with a cancellation.
+        @Test(arguments: GTraversalEnd.allCases)
+        func aBoundedTraversalIsLinear(_ end: GTraversalEnd) {
+            func work(_ count: Int) -> Int {
+                let promises = (0..<count).map { _ in Promise<Int, any Error>() }
+                let started = GCounter()
+                let (result, limiter, collector) = (0..<count).boundedTraversal(
+                    maxConcurrent: 16, immediateExecutionContext
+                ) { index in
+                    started.increment()
+                    return promises[index].future
+                }
+                // Completes the running elements newest first, in waves, so results arrive out of order.
+                var next = 0
+                while next < count, !result.isCompleted {
+                    let wave = min(started.value, count) - next
+                    let upTo = next + wave
+                    for index in (next..<upTo).reversed() {
+                        switch end {
+                        case .allSucceed: promises[index].success(index)
+                        case .failHalfWay:
+                            if index == count / 2 {
+                                promises[index].failure(GError.failed(index))
+                            } else {
+                                promises[index].success(index)
+                            }
+                        case .cancelHalfWay:
+                            if index == count / 2 { result.requestCancellation() }
+                            promises[index].success(index)
+                        }
+                    }
+                    next = upTo
+                }
+                switch end {
+                case .allSucceed: #expect(result.value == Array(0..<count))
+                case .failHalfWay: #expect(result.error as? GError == .failed(count / 2))
+                case .cancelHalfWay: #expect(result.error as? FuturesError == .cancelled)
+                }
+                #expect(started.value <= count)
+                for promise in promises { _ = promise.trySuccess(0) }  // the rest end: nothing left pending
+                return limiter.steps + collector.steps
+            }
+            let small = work(5_000)
+            let large = work(50_000)
+            #expect(small >= 5_000 / 2)
+            #expect(large <= small * 11, "steps \(small) at n, \(large) at 10n")
+        }
     }
+}
+
+/// How a cost test's traversal ends.
+enum GTraversalEnd: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case allSucceed
+    case failHalfWay
+    case cancelHalfWay
+
+    var testDescription: String { rawValue }
 }
 
 /// How the stream cost tests remove n subscribers.

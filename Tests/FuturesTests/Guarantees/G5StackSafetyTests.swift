@@ -218,6 +218,23 @@ extension Guarantees {
             #expect(freed)
         }
 
+        /// `traverse(maxConcurrent:)` over many elements whose futures complete at once, on the immediate
+        /// context: while the first element blocks, the rest wait; when it completes, each element starts
+        /// the next from its completion, a cascade that the limiter's starts run in bounded stack.
+        @Test(arguments: GRunner.allCases)
+        func aBoundedTraversalOfElementsCompletingAtOnceCompletes(_ runner: GRunner) async {
+            let count = Self.deep
+            let result = await runner.run { () -> (count: Int, last: Int?)? in
+                let blocker = Promise<Int, Never>()
+                let all = (0..<count).traverse(maxConcurrent: 2, immediateExecutionContext) { index in
+                    index == 0 ? blocker.future : Future(value: index)
+                }
+                blocker.success(0)
+                return all.value.map { ($0.count, $0.last) }
+            }
+            #expect(result?.count == count && result?.last == count - 1)
+        }
+
         @Test(arguments: GRunner.allCases)
         func aDeepChainOfZipsOfCompletedFuturesCompletes(_ runner: GRunner) async {
             let result = await runner.run { () -> Int? in

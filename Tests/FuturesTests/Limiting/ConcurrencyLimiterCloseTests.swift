@@ -48,6 +48,41 @@ struct ConcurrencyLimiterCloseTests {
         #expect(limiter.isClosed)
     }
 
+    /// An item submitted in turn (the engine of `traverse(maxConcurrent:)`) keeps its place whatever
+    /// requests reach its future while it waits, even a `Never` one (which a request would otherwise
+    /// remove): it starts in turn, and its work is asked at once. A request through a consumer registered
+    /// while it waits reaches it too. `close()` still drops it unrun.
+    @Test func anItemSubmittedInTurnKeepsItsPlaceOnARequestAndIsDroppedByClose() {
+        let limiter = ConcurrencyLimiter(maxConcurrent: 1)
+        let blocker = Promise<Int, Never>()
+        _ = limiter.submit { blocker.future }
+        let work = CancelCountingFuture<Int, Never>()
+        let started = Counter()
+        let waiting = limiter.submitInTurn { () -> Future<Int, Never> in
+            started.increment()
+            return work.future
+        }
+        let consumer = waiting.map(immediateExecutionContext) { $0 }
+        consumer.requestCancellation()
+        #expect(limiter.queuedCount == 1 && started.value == 0)
+        blocker.success(0)
+        #expect(started.value == 1)
+        #expect(work.cancellations.value == 1, "asked as it starts")
+        work.success(7)
+        #expect(consumer.value == 7)
+
+        let blocker2 = Promise<Int, any Error>()
+        _ = limiter.submit { blocker2.future }
+        let dropped = limiter.submitInTurn { () -> Future<Int, any Error> in
+            started.increment()
+            return Future(value: 0)
+        }
+        limiter.close()
+        #expect(dropped.error as? FuturesError == .cancelled)
+        #expect(started.value == 1)
+        blocker2.success(0)
+    }
+
     /// Items that cannot fail (`Never`, a typed failure without `failingWith:`) are released unrun: their
     /// futures never complete, and their closures and callbacks are released at once.
     @Test func itemsThatCannotFailAreReleasedUnrun() {
