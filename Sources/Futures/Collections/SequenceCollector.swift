@@ -82,7 +82,11 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
     }
 
     /// Fails ``future`` with `error` unless the outcome is decided already; later results are ignored.
-    func fail(_ error: E) {
+    ///
+    /// `askingFirst` runs once the outcome is decided and before ``future`` completes: whatever gives up
+    /// on the inputs asks them first (a result that arrives meanwhile is ignored), so the code that
+    /// reacts to the failure runs after the inputs were asked.
+    func fail(_ error: E, askingFirst: () -> Void = {}) {
         let slots = state.withValue { state -> [Result<T, E>?]? in
             guard !state.isDone else { return nil }
             state.isDone = true
@@ -90,6 +94,7 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         }
         guard slots != nil else { return }
         _ = consume slots  // the values collected so far are released outside the lock
+        askingFirst()
         future.complete(.failure(error))
     }
 

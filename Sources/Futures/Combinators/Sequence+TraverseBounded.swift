@@ -67,11 +67,11 @@ extension Sequence where Element: Sendable {
             if case .failure = outcome { limiter?.close() }
         }
         if let cancellationError = Future<[U], E>.cancellationError {
-            // Registered before the collector's forwarding, so that the result fails with the
-            // cancellation error before any running element reacts to the request.
+            // Registered before the collector's forwarding: the outcome is decided first (an element that
+            // fails when asked cannot replace the cancellation error), then the running elements are asked
+            // (closing the limiter), then the result fails.
             result.onCancellationRequested { [weak collector, weak limiter] in
-                collector?.fail(cancellationError)
-                limiter?.close()
+                collector?.fail(cancellationError) { limiter?.close() }
             }
         }
         for (index, element) in elements.enumerated() {

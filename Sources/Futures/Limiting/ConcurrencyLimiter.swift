@@ -305,7 +305,6 @@ public final class ConcurrencyLimiter: Sendable {
     func submitInTurn<T, E>(_ work: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
         let item = LimitedItem(
             priority: .normal, cancellationError: nil, deadline: nil, removableWhileQueued: false, work: work)
-        item.future.acceptCancellationRequests()
         return enqueue(item, file: #fileID, line: #line)
     }
 
@@ -321,6 +320,10 @@ public final class ConcurrencyLimiter: Sendable {
                 guard let self, let item else { return }
                 self.removeIfQueued(item)
             }
+        } else {
+            // Nothing reacts while it waits, but its work will: consumers registered meanwhile must link
+            // their requests to it, which the work then gets when it starts.
+            future.acceptCancellationRequests()
         }
         let (admission, progress) = state.withValue { ($0.submit(item), $0.progress) }
         if let progress { ProgressLink.includeItem(future, in: progress) }

@@ -29,6 +29,22 @@ struct ConcurrencyLimiterLifecycleTests {
         #expect(limiter.runningCount == 0 && limiter.queuedCount == 0)
     }
 
+    /// The same through a consumer registered while the item waits: its request reaches the work too.
+    @Test func aRequestThroughAConsumerOfAWaitingTypedItemReachesItsWork() {
+        let limiter = ConcurrencyLimiter(maxConcurrent: 1)
+        let blocker = Promise<Int, Never>()
+        _ = limiter.submit { blocker.future }
+        let typed = limiter.submit { () -> Future<Int, ComboError> in
+            let work = Promise<Int, ComboError>()
+            work.onCancellationRequested { work.failure(.second) }
+            return work.future
+        }
+        let mapped = typed.map(immediateExecutionContext) { $0 + 1 }
+        mapped.requestCancellation()
+        blocker.success(0)
+        #expect(mapped.error == .second)
+    }
+
     /// The same through `cancelAll()`: every typed item completes, none is left pending.
     @Test func cancelAllLeavesNoTypedItemPending() {
         let limiter = ConcurrencyLimiter(maxConcurrent: 2)
