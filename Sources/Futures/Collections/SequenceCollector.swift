@@ -9,7 +9,7 @@
 ///
 /// Made with `failsOnFirstArrival`, it fails with the first failure to arrive instead, whatever its
 /// position (``Swift/Sequence/traverse(maxConcurrent:_:f:)``, which stops at once); inputs can then also
-/// be added one at a time (``gather(_:at:)``), and the result failed from outside (``fail(_:)``).
+/// be added one at a time (``gather(_:at:)``), and the result failed from outside (``fail(_:askingFirst:)``).
 @usableFromInline
 final class SequenceCollector<T: Sendable, E: Error>: Sendable {
     @usableFromInline
