@@ -14,7 +14,7 @@ extension Future {
         }) {
             return inner
         }
-        return derive(immediateExecutionContext, followsInner: true) { result, future in
+        return derive(immediateExecutionContext) { result, future in
             switch result {
             case .success(let inner): future.completeWith(inner)
             case .failure(let error): future.complete(.failure(error))

@@ -56,7 +56,7 @@ extension Future {
         {
             return next
         }
-        return derive(context, step: "flatMap", file: file, line: line, followsInner: true) { result, future in
+        return derive(context, step: "flatMap", file: file, line: line) { result, future in
             switch result {
             case .success(let value): future.completeWith(f(value))
             case .failure(let error): future.complete(.failure(error))
@@ -83,7 +83,7 @@ extension Future {
         if context.isImmediate, let next = ifCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
             return next
         }
-        return derive(context, step: "flatMap", file: file, line: line, followsInner: true) { result, future in
+        return derive(context, step: "flatMap", file: file, line: line) { result, future in
             future.complete(result.flatMap(f))
         }
     }

@@ -86,7 +86,7 @@ extension Future {
         {
             return recovered
         }
-        return derive(context, step: "recoverWith", file: file, line: line, followsInner: true) { result, future in
+        return derive(context, step: "recoverWith", file: file, line: line) { result, future in
             switch result {
             case .success(let value): future.complete(.success(value))
             case .failure(let error): future.completeWith(task(error))

@@ -30,14 +30,10 @@ extension Future where E == any Error {
         step: StaticString,
         file: StaticString,
         line: UInt,
-        followsInner: Bool = false,
         _ body: @escaping @Sendable (Result<T, any Error>, Future<U, any Error>) -> Void
     ) -> Future<U, any Error> {
-        if cancelToken.isUnused {
-            return derive(context, step: step, file: file, line: line, followsInner: followsInner, body)
-        }
+        if cancelToken.isUnused { return derive(context, step: step, file: file, line: line, body) }
         let future = Future<U, any Error>()
-        if followsInner { future.acceptCancellationRequests() }
         if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
         whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
             body(result, future)
@@ -98,8 +94,7 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<M, any Error> {
-        return deriveWithToken(context, cancelToken, step: "flatMap", file: file, line: line, followsInner: true) {
-            result, future in
+        return deriveWithToken(context, cancelToken, step: "flatMap", file: file, line: line) { result, future in
             switch result {
             case .success(let value):
                 future.completeWith { try mapping(value) }
@@ -209,8 +204,7 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        return deriveWithToken(context, cancelToken, step: "recoverWith", file: file, line: line, followsInner: true) {
-            result, future in
+        return deriveWithToken(context, cancelToken, step: "recoverWith", file: file, line: line) { result, future in
             switch result {
             case .success:
                 future.complete(result)

@@ -16,15 +16,10 @@ final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future
     @exclusivity(unchecked)
     var step: (@Sendable (Result<T, E>, Future<U, E1>) -> Void)?
 
-    /// `followsInner`: the step completes this future with another one it makes (`flatMap`,
-    /// `recoverWith`), so this future accepts cancellation requests from the start: consumers that
-    /// register before the inner future exists link their requests here, and the inner future gets them.
     @inlinable
-    init(followsInner: Bool = false, step: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void) {
+    init(step: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void) {
         self.step = step
         super.init()
-        // Not shared yet: no lock needed.
-        if followsInner { flags |= Flags.acceptsCancellation }
     }
 
     /// Runs the step with the source's result, releasing it as soon as it has run (G6: a completed future

@@ -105,19 +105,16 @@ extension Future {
     /// this future's result, as one consumer of this future (see ``depend(on:_:link:asking:_:)``).
     ///
     /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
-    /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``. `followsInner`:
-    /// `body` completes the returned future with a future it makes (`flatMap`, `recoverWith`), which
-    /// then gets the requests made on the returned future before it existed.
+    /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``.
     @inlinable
     final func derive<U: Sendable, E1: Error>(
         _ context: ExecutionContext,
         step: StaticString = #function,
         file: StaticString = #fileID,
         line: UInt = #line,
-        followsInner: Bool = false,
         _ body: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void
     ) -> Future<U, E1> {
-        let future = DerivedFuture<U, E1, T, E>(followsInner: followsInner, step: body)
+        let future = DerivedFuture<U, E1, T, E>(step: body)
         future.depend(on: self, context, link: .step(step, file: file, line: line)) { result in future.fire(result) }
         return future
     }

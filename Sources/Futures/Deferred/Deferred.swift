@@ -181,15 +181,20 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
             node: DeferredNode(parent: node) { parent in
                 let source = unsafeDowncast(parent!, to: DeferredNode<T, E>.self)
                 let target = Future<U, E1>()
-                // `target` depends on futures that do not exist yet (the start may be queued on the
-                // trampoline; a `flatMap` step follows the next computation's future): requests made on it
-                // before they exist must be linked now, and reach them once they do.
-                target.acceptCancellationRequests()
                 let begin = { wire(source.run(), target) }
-                Trampoline.run(begin, orQueue: begin)
+                Trampoline.run(begin, orQueue: acceptingRequests(target, then: begin))
                 return target
             })
     }
+}
+
+/// A start queued on the trampoline: `target` is returned before the futures it depends on exist, so it
+/// accepts requests from now on (consumers that register on it meanwhile link theirs, and `depend` passes
+/// one made meanwhile on at once). Returns `job`.
+@inlinable
+func acceptingRequests<U, E1>(_ target: Future<U, E1>, then job: @escaping () -> Void) -> () -> Void {
+    target.acceptCancellationRequests()
+    return job
 }
 
 /// Calls `makeFuture` (user code) on the calling thread's trampoline and returns its future.

@@ -75,7 +75,7 @@ extension BFTask {
         if let now = continuedNow(executor, cancellationToken, { task, _ in Self.chained { try block(task).bfTask } }) {
             return now
         }
-        return continuation(executor, cancellationToken, followsInner: true) { next, task in
+        return continuation(executor, cancellationToken) { next, task in
             Self.chain(next) { try block(task).bfTask }
         }
     }
@@ -167,7 +167,7 @@ extension BFTask {
         ) {
             return now
         }
-        return continuation(executor, cancellationToken, followsInner: true) { next, task in
+        return continuation(executor, cancellationToken) { next, task in
             task.withValue(passingFailureTo: next) { value in Self.chain(next) { try block(value).bfTask } }
         }
     }
@@ -244,7 +244,7 @@ extension BFTask {
         ) {
             return now
         }
-        return continuation(executor, cancellationToken, followsInner: true) { next, task in
+        return continuation(executor, cancellationToken) { next, task in
             if let error = task.error {
                 Self.chain(next) { try block(error).bfTask }
             } else {
@@ -344,13 +344,9 @@ extension BFTask {
     func continuation<U>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
-        followsInner: Bool = false,
         _ body: @escaping @Sendable (Future<U, any Error>, BFTask<T>) -> Void
     ) -> BFTask<U> {
         let next = Future<U, any Error>()
-        // A block that returns a task: `next` will follow it, so requests made before it exists must be
-        // linked to `next` now (see ``Future/acceptCancellationRequests()``).
-        if followsInner { next.acceptCancellationRequests() }
         next.depend(on: future, executor.context) { [weak source = future] result in
             // The source may be gone when an executor runs the continuation later: the result is enough.
             let task = BFTask(future: source ?? Future(result: result))
@@ -433,7 +429,7 @@ extension BFTaskProtocol {
         ) {
             return now
         }
-        return bfTask.continuation(executor, cancellationToken, followsInner: true) { next, task in
+        return bfTask.continuation(executor, cancellationToken) { next, task in
             task.withValue(passingFailureTo: next) { _ in BFTask<TaskResult>.chain(next) { try block(task).bfTask } }
         }
     }

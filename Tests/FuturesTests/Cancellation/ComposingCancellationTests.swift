@@ -236,8 +236,8 @@ private func waitUntil(_ condition: () -> Bool) async {
     while !condition() { await Task.yield() }
 }
 
-/// A request made on a chain before an inner future exists reaches the inner future once it does, whatever
-/// the outer source (here one that never reacts to requests).
+/// A request made on a future that will follow an inner one, before the inner future exists, reaches the
+/// inner future once it does, whatever the outer source (here one that never reacts to requests).
 @Suite("Requests reach inner futures made later")
 struct InnerFutureRequestTests {
     @Test(arguments: [
@@ -261,9 +261,9 @@ struct InnerFutureRequestTests {
         default:
             chain = Deferred(starting: { outer.future }).flatMap { _ in Deferred(starting: { inner }) }.run()
         }
-        let downstream = chain.map(immediate) { $0 }  // registered before the inner future exists
+        chain.requestCancellation()  // before the inner future exists
+        #expect(producer.asked.value == 0)
         if form == "recoverWith" { outer.failure(GError.failed(0)) } else { outer.success(1) }
-        downstream.requestCancellation()
         #expect(producer.asked.value == 1)
         producer.finish()
     }
