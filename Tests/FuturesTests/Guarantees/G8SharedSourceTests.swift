@@ -27,6 +27,28 @@ struct GDependent: Sendable, CustomTestStringConvertible {
                 source
             }
         },
+        GDependent(name: "recover") { source in
+            source.recover(context: immediateExecutionContext) { error throws -> Int in throw error }
+        },
+        GDependent(name: "mapError") { $0.mapError(immediateExecutionContext) { $0 } },
+        GDependent(name: "andThen") { $0.andThen(context: immediateExecutionContext) { _ in } },
+        GDependent(name: "filter") { source in
+            source.filter { _ in true }.mapError(immediateExecutionContext) { $0 as any Error }
+        },
+        GDependent(name: "traverse") { source in
+            [0].traverse(immediateExecutionContext) { _ in source }.map(immediateExecutionContext) { $0[0] }
+        },
+        GDependent(name: "traverse(maxConcurrent:)") { source in
+            [0].traverse(maxConcurrent: 1, immediateExecutionContext) { _ in source }
+                .map(immediateExecutionContext) { $0[0] }
+        },
+        GDependent(name: "fold") { source in
+            [source].fold(immediateExecutionContext, zero: 0) { $0 + $1 }
+        },
+        GDependent(name: "retry") { source in Future.retry(1) { source } },
+        GDependent(name: "ConcurrencyLimiter.submit") { source in
+            ConcurrencyLimiter(maxConcurrent: 1).submit { source }
+        },
         GDependent(name: "SimpleFutures map (throwing)") { source in
             source.map(context: immediateExecutionContext, mapping: { (value: Int) throws -> Int in value })
         },
