@@ -96,8 +96,17 @@ extension Future {
 
     /// Completes this future with `other`'s result when it has one, as one of `other`'s consumers (see
     /// ``depend(on:_:link:asking:_:)``).
+    ///
+    /// Fast path: when `other` has completed, this future is completed with its result right here (its
+    /// callbacks run through the trampoline, as `complete` runs them), with no registration; there is
+    /// nothing to forward to a completed future.
     @inlinable
     final func completeWith(_ other: Future<T, E>) {
+        if let completed = other.ifCompleted({ $0 }) {
+            if FailureTracing.isLive { FailureTracing.follows(self, other) }
+            complete(completed)
+            return
+        }
         depend(on: other) { [self] result in self.complete(result) }
     }
 
