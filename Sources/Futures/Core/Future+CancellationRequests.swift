@@ -1,0 +1,112 @@
+// Cancellation requests on the cell: the producer's handlers, consumers' asks, and the rule that a source is
+// asked only when every consumer asked (GUARANTEES.md G8).
+
+extension Future {
+    /// Whether cancellation was requested while the future was pending (stays `true` once set).
+    public final var isCancellationRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancellationRequested
+    }
+
+    /// Asks the producer of this future to stop; the first request while pending runs the handlers
+    /// registered with ``onCancellationRequested(_:)`` (on the calling thread, through the trampoline).
+    ///
+    /// A request never completes the future by itself: the producer decides how to react (usually by
+    /// failing it with a cancellation error). On a completed future it does nothing.
+    ///
+    /// On a future derived from others (by `map`, `flatMap`, `recover`, `zip`, `sequence`, `timeout`, …)
+    /// the request travels upstream: each source is asked only when every consumer registered on it while
+    /// it was pending has asked, so work shared with another consumer that still waits is never cancelled.
+    /// This is an explicit request on *this* future, whoever else waits for it.
+    public final func requestCancellation() {
+        request(asConsumer: false)
+    }
+
+    /// One of this future's consumers (a derived future, a waiter, a combinator that owns its input) no
+    /// longer needs the result and asks for cancellation. The request is made once every consumer that
+    /// registered while the future was pending has asked. Each consumer asks at most once.
+    @usableFromInline
+    final func consumerRequestsCancellation() {
+        request(asConsumer: true)
+    }
+
+    /// The first request while pending runs the handlers; a consumer's ask counts towards "every consumer
+    /// asked" first.
+    final func request(asConsumer: Bool) {
+        // A tally is allocated outside the lock: when one is needed and none is at hand, unlock, allocate,
+        // and look again (this happens once per future at most).
+        var spare: ConsumerTally?
+        while true {
+            lock.lock()
+            guard !cancellationRequested, !completed else {
+                lock.unlock()
+                return
+            }
+            if asConsumer {
+                if tallied, let tally = withState({ $0.consumerTally }) {
+                    tally.asks &+= 1
+                    guard tally.asks >= tally.consumers else {
+                        lock.unlock()
+                        return
+                    }
+                } else {
+                    let consumers = withState { $0.pendingEntries.liveConsumerCount }
+                    if consumers > 1 {
+                        // Others still wait: record this ask and count the consumers from now on.
+                        guard let tally = spare else {
+                            lock.unlock()
+                            spare = ConsumerTally()
+                            continue
+                        }
+                        tally.consumers = consumers
+                        tally.asks = 1
+                        withState { $0.insertTally(tally) }
+                        tallied = true
+                        lock.unlock()
+                        return
+                    }
+                }
+            }
+            cancellationRequested = true
+            let handlers = withState { $0.takeCancellationHandlers() }
+            lock.unlock()
+            Self.runCancellationHandlers(handlers)
+            return
+        }
+    }
+
+    /// Marks this pending future as one that reacts to cancellation requests, before anything reacts: for
+    /// a stand-in that forwards requests to a future it does not have yet, so that consumers registered
+    /// meanwhile link their requests to it (``depend(on:_:link:asking:_:)`` links only to futures that
+    /// accept requests).
+    @usableFromInline
+    final func acceptCancellationRequests() {
+        lock.lock()
+        if !completed { acceptsCancellation = true }
+        lock.unlock()
+    }
+
+    /// Registers `handler` to run when cancellation of this pending future is requested.
+    ///
+    /// Runs at once (on the calling thread) if cancellation was already requested; never runs if the
+    /// future completes first (the handler is then released). Handlers run through the trampoline, so a
+    /// request travelling up a chain of any length is stack-safe.
+    public final func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
+        lock.lock()
+        let action = withState { $0.registerCancellationHandler(handler, alreadyRequested: cancellationRequested) }
+        if action != .dropped { acceptsCancellation = true }
+        lock.unlock()
+        if case .runNow = action { Self.runCancellationHandlers([handler]) }
+    }
+
+    /// Runs cancellation handlers through the trampoline, in registration order.
+    @usableFromInline
+    static func runCancellationHandlers(_ handlers: [@Sendable () -> Void]) {
+        guard !handlers.isEmpty else { return }
+        Trampoline.run(
+            { for handler in handlers { handler() } },
+            orQueue: { for handler in handlers { handler() } }
+        )
+    }
+}
