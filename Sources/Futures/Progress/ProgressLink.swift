@@ -63,8 +63,12 @@ enum ProgressLink {
 
     /// `result` collects `inputs` (sequence, traverse): its progress is the sum of theirs. Called when at
     /// least one input has extras.
+    ///
+    /// Side data is not always progress (a failure trace, a failed promise's site): without a tracker on
+    /// any input there is nothing to aggregate, and no part is made for each input.
     @usableFromInline
     static func aggregate<T, E, R, RE>(_ inputs: [Future<T, E>], into result: Future<R, RE>) {
+        guard inputs.contains(where: { Self.tracker(of: $0) != nil }) else { return }
         let tracker = ProgressTracker.aggregate()
         for input in inputs { include(input, in: tracker) }
         attach(tracker, to: result)

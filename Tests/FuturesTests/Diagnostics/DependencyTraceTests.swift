@@ -53,4 +53,16 @@ struct DependencyTraceTests {
                 ])
         }
     }
+
+    /// A trace is side data but not progress: gathering traced inputs makes no progress aggregate (which
+    /// would cost a part per input and a sum over every part at each completion).
+    @Test func gatheringTracedInputsMakesNoProgressAggregate() {
+        FuturesDiagnostics.withFailureTracing {
+            let promises = (0..<3).map { _ in Promise<Int, any Error>() }
+            let all = promises.map(\.future).sequence()
+            #expect(ProgressLink.tracker(of: all) == nil)
+            for promise in promises { promise.success(1) }
+            #expect(all.value == [1, 1, 1])
+        }
+    }
 }

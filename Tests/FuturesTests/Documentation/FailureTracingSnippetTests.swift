@@ -10,11 +10,12 @@ private func fetchName(_ id: Int) -> Future<String, any Error> { Future(value: "
 // scripts/check-doc-snippets.sh fails when the two drift apart.
 @Suite("Docs: Failure tracing", .serialized)
 struct FailureTracingSnippetTests {
-    @Test func theProcessSwitchTurnsTracingOnEverywhere() {
-        let previous = FuturesDiagnostics.failureTracing
-        defer { FuturesDiagnostics.failureTracing = previous }
-        FuturesDiagnostics.failureTracing = true
-        #expect(FuturesDiagnostics.failureTracing)
+    @Test func theProcessSwitchTurnsTracingOnEverywhere() async {
+        // In a child process: the switch is process-wide, and other tests run meanwhile.
+        await #expect(processExitsWith: .success) {
+            FuturesDiagnostics.failureTracing = true
+            precondition(FuturesDiagnostics.failureTracing)
+        }
     }
 
     @Test func aTaskScopeTracesTheChain() {
