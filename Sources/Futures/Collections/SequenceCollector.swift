@@ -81,6 +81,17 @@ final class SequenceCollector<T: Sendable, E: Error>: Sendable {
         return future.depend(on: input, link: .gathered) { [self] in record($0, at: index) }.hasExtras
     }
 
+    /// Collects `input`, of another value type, into slot `index` as `transform` maps its value (the
+    /// variadic `zip` gathers each pack element as `any Sendable`); otherwise as ``gather(_:at:)``.
+    @inlinable
+    @discardableResult
+    func gather<S: Sendable>(
+        _ input: Future<S, E>, at index: Int, as transform: @escaping @Sendable (S) -> T
+    ) -> Bool {
+        if input.ifCompleted({ record($0.map(transform), at: index) }) != nil { return false }
+        return future.depend(on: input, link: .gathered) { [self] in record($0.map(transform), at: index) }.hasExtras
+    }
+
     /// Fails ``future`` with `error` unless the outcome is decided already; later results are ignored.
     ///
     /// `askingFirst` runs once the outcome is decided and before ``future`` completes: whatever gives up

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Future {
     /// A future of all the values of `futures` together, as a tuple in argument order; any arity.
     ///
@@ -23,27 +21,18 @@ extension Future {
     ) -> Future<(repeat each U), E> where T == (repeat each U) {
         var count = 0
         for _ in repeat each futures { count += 1 }
-        let zipping = ZipState(count: count)
-        let zipped = Future<(repeat each U), E>()
+        if count == 0 { return Future(value: tuple([], of: repeat (each U).self)) }
+        // The one gatherer, failing at the first failure to arrive (in argument order among the inputs
+        // that have failed already).
+        let collector = SequenceCollector<any Sendable, E>(count: count, failsOnFirstArrival: true)
         var index = 0
         for future in repeat each futures {
-            let slot = index
+            collector.gather(future, at: index) { $0 as any Sendable }
             index += 1
-            zipped.depend(on: future, link: .gathered) { result in
-                switch result {
-                case .success(let value):
-                    if let values = zipping.store(value, at: slot) {
-                        zipped.complete(.success(tuple(values, of: repeat (each U).self)))
-                    }
-                case .failure(let error):
-                    zipped.complete(.failure(error))
-                }
-            }
         }
-        if count == 0 {
-            zipped.complete(.success(tuple([], of: repeat (each U).self)))
+        return collector.future.map(immediateExecutionContext) { values in
+            tuple(values, of: repeat (each U).self)
         }
-        return zipped
     }
 }
 
@@ -56,26 +45,4 @@ private func tuple<each V>(_ values: [any Sendable], of types: repeat (each V).T
         return values[position] as! W
     }
     return (repeat take(each types))
-}
-
-/// The values a ``Future/zip(_:)`` has collected so far.
-private final class ZipState: Sendable {
-    private let lock = ParkingLock()
-    // `nonisolated(unsafe)`: only read and written between `lock.lock()` and `lock.unlock()`.
-    nonisolated(unsafe) private var values: [(any Sendable)?]
-    nonisolated(unsafe) private var missing: Int
-
-    init(count: Int) {
-        self.values = Array(repeating: nil, count: count)
-        self.missing = count
-    }
-
-    /// Stores `value`; returns all the values once the last one has arrived.
-    func store(_ value: any Sendable, at slot: Int) -> [any Sendable]? {
-        lock.lock()
-        defer { lock.unlock() }
-        values[slot] = value
-        missing -= 1
-        return missing == 0 ? values.map { $0! } : nil
-    }
 }
