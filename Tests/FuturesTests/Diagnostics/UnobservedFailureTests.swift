@@ -148,6 +148,22 @@ struct UnobservedFailureTests {
             _ = Future<Int, ComboError>(error: .first)
         }
     }
+
+    /// An observer watches without handling: a failure only it saw is still reported; a callback handles it.
+    @Test func aFailureOnlyAnObserverSawIsStillReported() {
+        let observed = reports {
+            let promise = Promise<Int, ComboError>()
+            promise.future.observe(immediateExecutionContext) { _ in }
+            promise.failure(.first)
+        }
+        #expect(observed.count == 1)
+        let handled = reports {
+            let promise = Promise<Int, ComboError>()
+            promise.future.onComplete(immediateExecutionContext) { _ in }
+            promise.failure(.first)
+        }
+        #expect(handled.isEmpty)
+    }
 }
 
 /// Each way of looking at a future's failure.
