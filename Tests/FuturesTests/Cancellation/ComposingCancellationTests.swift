@@ -60,6 +60,29 @@ struct ComposingCancellationTests {
         }
     }
 
+    // MARK: - race and firstCompleted ask their losers first
+
+    @Test(arguments: ["race", "firstCompleted(cancellingOthers:)"])
+    func theLosersAreAskedBeforeTheWinnerIsDelivered(_ form: String) {
+        let log = EventLog()
+        let winner = Promise<Int, any Error>()
+        let loser = Promise<Int, any Error>()
+        // A loser that fails at once when asked: it must not take the winner's place either.
+        loser.onCancellationRequested {
+            log.append("loser asked")
+            loser.tryFailure(FuturesError.cancelled)
+        }
+        let first =
+            form == "race"
+            ? Future.race(winner.future, loser.future)
+            : [winner.future, loser.future].firstCompleted(cancellingOthers: true)
+        first.onComplete(immediateExecutionContext) { result in
+            log.append("delivered \((try? result.get()).map(String.init) ?? "a failure")")
+        }
+        winner.success(7)
+        #expect(log.events == ["loser asked", "delivered 7"])
+    }
+
     // MARK: - consumer()
 
     @Test
