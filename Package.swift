@@ -8,16 +8,22 @@ let package = Package(
         .library(name: "Futures", targets: ["Futures"]),
         .library(name: "FuturesNIO", targets: ["FuturesNIO"]),
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
+        .library(name: "FuturesLogging", targets: ["FuturesLogging"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
     ],
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
     // library has no dependencies; enable `NIO` for `FuturesNIO` (SwiftNIO) and `Combine` for
-    // `FuturesCombine` (OpenCombine off Apple platforms). Nothing is enabled by default.
+    // `FuturesCombine` (OpenCombine off Apple platforms), `Logging` for `FuturesLogging` (swift-log). Nothing is
+    // enabled by default.
     traits: [
         .trait(name: "NIO", description: "FuturesNIO: EventLoopFuture interop (fetches swift-nio)."),
         .trait(
             name: "Combine",
             description: "FuturesCombine: Publisher interop (fetches OpenCombine, used off Apple platforms)."
+        ),
+        .trait(
+            name: "Logging",
+            description: "FuturesLogging: FuturesDiagnostics into a swift-log Logger (fetches swift-log)."
         ),
         .default(enabledTraits: []),
     ],
@@ -25,6 +31,7 @@ let package = Package(
         // Only the interop products depend on these, each under its trait (see `traits`).
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Documentation only (`swift package generate-documentation`); adds nothing to any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Test-only: `TestClock` lets the time-based tests advance virtual time instead of sleeping.
@@ -57,6 +64,14 @@ let package = Package(
                     package: "OpenCombine",
                     condition: .when(platforms: [.linux, .windows, .android, .wasi], traits: ["Combine"])
                 ),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "FuturesLogging",
+            dependencies: [
+                "Futures",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -99,6 +114,15 @@ let package = Package(
                     package: "OpenCombine",
                     condition: .when(platforms: [.linux, .windows, .android, .wasi], traits: ["Combine"])
                 ),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "FuturesLoggingTests",
+            dependencies: [
+                "FuturesLogging",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+                .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every ```swift block of the DocC catalog (Sources/Futures/Futures.docc) must appear, line for line, in a
+# Every ```swift block of every DocC catalog (Sources/*/*.docc) must appear, line for line, in a
 # test under Tests/ — so the code the documentation shows is code the test suite compiles and runs.
 #
 # Lines are compared trimmed, with runs of spaces collapsed (swift-format re-indents and re-spaces
@@ -29,7 +29,7 @@ def code_lines(text):
 
 tests = {p: "\n".join(code_lines(p.read_text())) for p in pathlib.Path("Tests").rglob("*.swift")}
 failures = checked = 0
-for article in sorted(pathlib.Path("Sources/Futures/Futures.docc").glob("*.md")):
+for article in sorted(pathlib.Path("Sources").glob("*/*.docc/**/*.md")):
     blocks = re.findall(r"^```swift\n(.*?)^```", article.read_text(), re.S | re.M)
     for number, block in enumerate(blocks, 1):
         if article.name in EXEMPT:
