@@ -69,12 +69,12 @@ if [[ $build -eq 1 ]]; then
     (cd "$work/plain" && swift build && swift run Client)
 fi
 
-echo "== control: a client enabling the NIO and Combine traits"
-make_client "$work/traits" ', traits: ["NIO", "Combine"]'
+echo "== control: a client enabling the NIO, Combine and Logging traits"
+make_client "$work/traits" ', traits: ["NIO", "Combine", "Logging"]'
 (cd "$work/traits" && swift package resolve)
 fetched=$(pins "$work/traits")
 echo "$fetched"
-for expected in swift-nio opencombine; do
+for expected in swift-nio opencombine swift-log; do
     if ! grep -qx "$expected" <<<"$fetched"; then
         echo "FAIL: the control client did not pin $expected: the check cannot see fetched packages" >&2
         exit 1
