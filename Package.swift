@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Futures", targets: ["Futures"]),
         .library(name: "FuturesNIO", targets: ["FuturesNIO"]),
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
+        .library(name: "BoltsSwift", targets: ["BoltsSwift"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
     ],
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
@@ -60,6 +61,12 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Bolts-Swift's API (`import BoltsSwift`: `Task`, `TaskCompletionSource`, `Executor`), a face over `Futures`.
+        .target(
+            name: "BoltsSwift",
+            dependencies: ["Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // A small HTTP server on 127.0.0.1 for the tour and the tests; not a product, no dependencies.
         .target(
             name: "LoopbackHTTP",
@@ -100,6 +107,11 @@ let package = Package(
                     condition: .when(platforms: [.linux, .windows, .android, .wasi], traits: ["Combine"])
                 ),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "BoltsSwiftTests",
+            dependencies: ["BoltsSwift", "Futures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
