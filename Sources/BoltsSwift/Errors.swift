@@ -1,6 +1,6 @@
 import Futures
 
-/// The error of a task from ``Task/whenAll(_:)-(Array<Task<TResult>>)`` whose tasks faulted: every error,
+/// The error of a task from ``Task/whenAll(_:)-([Task<TResult>])`` whose tasks faulted: every error,
 /// in the order of the tasks (Bolts-Swift's `AggregateError`).
 ///
 /// Used as soon as one task faulted (and none was cancelled), even if only one did.
@@ -32,7 +32,7 @@ public struct CancelledError: Error {
 
 /// The outcome of a closure: its value, or its error, where a thrown ``CancelledError`` means cancelled
 /// (the core's `FuturesError.cancelled`).
-@usableFromInline
+@inlinable
 func settle<S>(_ body: () throws -> S) -> Result<S, any Error> {
     do {
         return .success(try body())

@@ -41,6 +41,7 @@ public enum Executor: Sendable {
     case escapingClosure(@Sendable (@escaping @Sendable () -> Void) -> Void)
 
     /// The library's execution context for this executor, to use this executor with `Future`s.
+    @inlinable
     public var context: ExecutionContext {
         switch self {
         case .default: maxStackDepthExecutionContext

@@ -14,18 +14,18 @@ extension Task {
         Task<Void>(future: gathered(tasks) { _ in () })
     }
 
-    /// ``whenAll(_:)-(Array<Task<TResult>>)`` for tasks given one by one.
+    /// ``whenAll(_:)-([Task<TResult>])`` for tasks given one by one.
     public static func whenAll(_ tasks: Task<TResult>...) -> Task<Void> {
         whenAll(tasks)
     }
 
     /// A task with the results of every task of `tasks`, in list order, once all have completed
-    /// (Bolts-Swift's `whenAllResult`); faults and cancellation as ``whenAll(_:)-(Array<Task<TResult>>)``.
+    /// (Bolts-Swift's `whenAllResult`); faults and cancellation as ``whenAll(_:)-([Task<TResult>])``.
     public static func whenAllResult(_ tasks: [Task<TResult>]) -> Task<[TResult]> {
         Task<[TResult]>(future: gathered(tasks) { $0 })
     }
 
-    /// ``whenAllResult(_:)-(Array<Task<TResult>>)`` for tasks given one by one.
+    /// ``whenAllResult(_:)-([Task<TResult>])`` for tasks given one by one.
     public static func whenAllResult(_ tasks: Task<TResult>...) -> Task<[TResult]> {
         whenAllResult(tasks)
     }

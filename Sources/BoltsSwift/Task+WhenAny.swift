@@ -17,7 +17,7 @@ extension Task {
             })
     }
 
-    /// ``whenAny(_:)-(Array<Task<TResult>>)`` for tasks given one by one.
+    /// ``whenAny(_:)-([Task<TResult>])`` for tasks given one by one.
     public static func whenAny(_ tasks: Task<TResult>...) -> Task<Void> {
         whenAny(tasks)
     }

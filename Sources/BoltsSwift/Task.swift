@@ -119,12 +119,16 @@ public final class Task<TResult: Sendable>: Sendable {
 
     // MARK: - Waiting
 
-    /// Blocks the calling thread until the task completes.
+    /// Blocks the calling thread until the task completes. On the main thread it first prints a warning,
+    /// as Bolts-Swift does.
     ///
     /// Deadlocks if the task can only complete through the blocked thread itself (for example waiting on
     /// the main thread for a continuation on ``Executor/mainThread``). In async code, prefer
     /// `try await task.future.get()`.
     public func waitUntilCompleted() {
+        if Thread.isMainThread {
+            debugPrint("Warning: A long-running operation is being executed on the main thread waiting on \(self).")
+        }
         _ = future.forced()
     }
 }
