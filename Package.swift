@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FuturesNIO", targets: ["FuturesNIO"]),
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
         .library(name: "FuturesLogging", targets: ["FuturesLogging"]),
+        .library(name: "BoltsSwift", targets: ["BoltsSwift"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
     ],
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
@@ -75,6 +76,12 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Bolts-Swift's API (`import BoltsSwift`: `Task`, `TaskCompletionSource`, `Executor`), a face over `Futures`.
+        .target(
+            name: "BoltsSwift",
+            dependencies: ["Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // A small HTTP server on 127.0.0.1 for the tour and the tests; not a product, no dependencies.
         .target(
             name: "LoopbackHTTP",
@@ -124,6 +131,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
                 .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "BoltsSwiftTests",
+            dependencies: ["BoltsSwift", "Futures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

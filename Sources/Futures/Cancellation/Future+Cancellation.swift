@@ -89,6 +89,6 @@ extension Promise {
 
 /// Whether `error` means "cancelled": ``FuturesError/cancelled`` or Swift's `CancellationError`.
 @usableFromInline
-func isCancellationError(_ error: any Error) -> Bool {
+package func isCancellationError(_ error: any Error) -> Bool {
     error is CancellationError || (error as? FuturesError) == .cancelled
 }

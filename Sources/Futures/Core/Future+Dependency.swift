@@ -87,7 +87,7 @@ extension Future {
     /// `other` itself when it is completed (a request on a completed future does nothing, so there is
     /// nothing to forward), else a new future that follows it.
     @inlinable
-    static func following(_ other: Future<T, E>) -> Future<T, E> {
+    package static func following(_ other: Future<T, E>) -> Future<T, E> {
         if other.isCompleted && !FailureTracing.isLive { return other }
         let future = Future<T, E>()
         future.completeWith(other)
@@ -101,7 +101,7 @@ extension Future {
     /// callbacks run through the trampoline, as `complete` runs them), with no registration; there is
     /// nothing to forward to a completed future.
     @inlinable
-    final func completeWith(_ other: Future<T, E>) {
+    package final func completeWith(_ other: Future<T, E>) {
         if let completed = other.ifCompleted({ $0 }) {
             if FailureTracing.isLive { FailureTracing.follows(self, other) }
             complete(completed)
@@ -116,7 +116,7 @@ extension Future {
     /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
     /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``.
     @inlinable
-    final func derive<U: Sendable, E1: Error>(
+    package final func derive<U: Sendable, E1: Error>(
         _ context: ExecutionContext,
         step: StaticString = #function,
         file: StaticString = #fileID,

@@ -1,0 +1,78 @@
+import Futures
+
+/// The producer side of a ``Task`` (Bolts-Swift's `TaskCompletionSource`): completes ``task`` with a
+/// result, an error, or cancellation.
+///
+/// ```swift
+/// func fetch(object: PFObject) -> Task<PFObject> {
+///     let taskCompletionSource = TaskCompletionSource<PFObject>()
+///     object.fetchInBackgroundWithBlock { object, error in
+///         if let error {
+///             taskCompletionSource.set(error: error)
+///         } else if let object {
+///             taskCompletionSource.set(result: object)
+///         } else {
+///             taskCompletionSource.cancel()
+///         }
+///     }
+///     return taskCompletionSource.task
+/// }
+/// ```
+///
+/// Built on the library's `Promise`, so it follows its misuse rules (GUARANTEES.md G10):
+/// - **Completing twice** with ``set(result:file:line:)``, ``set(error:file:line:)`` or
+///   ``cancel(file:line:)``: the first outcome stays; the call is ignored and reported as
+///   `FuturesDiagnostic.promiseCompletedTwice` (Bolts-Swift stopped the process with a precondition
+///   failure). The `try…` forms return `false` and report nothing, as in Bolts-Swift.
+/// - **Dropping** the source without completing its task: reported as `FuturesDiagnostic.promiseDropped`,
+///   and the task faults with `FuturesError.brokenPromise` (Bolts-Swift left it pending for ever).
+public final class TaskCompletionSource<TResult: Sendable>: Sendable {
+    /// The task this source completes.
+    public let task: Task<TResult>
+    @usableFromInline let promise: Promise<TResult, any Error>
+
+    /// Creates a source with a pending task. `file` and `line` name it in diagnostics.
+    public init(file: StaticString = #fileID, line: UInt = #line) {
+        promise = Promise(file: file, line: line)
+        task = Task(future: promise.future)
+    }
+
+    /// Completes the task with `result`. A completed task stays as it is; the call is reported.
+    @inlinable
+    public func set(result: TResult, file: StaticString = #fileID, line: UInt = #line) {
+        promise.complete(.success(result), file: file, line: line)
+    }
+
+    /// Faults the task with `error`. A completed task stays as it is; the call is reported.
+    @inlinable
+    public func set(error: any Error, file: StaticString = #fileID, line: UInt = #line) {
+        promise.complete(.failure(error), file: file, line: line)
+    }
+
+    /// Cancels the task. A completed task stays as it is; the call is reported.
+    @inlinable
+    public func cancel(file: StaticString = #fileID, line: UInt = #line) {
+        promise.complete(.failure(FuturesError.cancelled), file: file, line: line)
+    }
+
+    /// Completes the task with `result` unless it has completed; returns whether this call completed it.
+    @inlinable
+    @discardableResult
+    public func trySet(result: TResult) -> Bool {
+        promise.trySuccess(result)
+    }
+
+    /// Faults the task with `error` unless it has completed; returns whether this call completed it.
+    @inlinable
+    @discardableResult
+    public func trySet(error: any Error) -> Bool {
+        promise.tryFailure(error)
+    }
+
+    /// Cancels the task unless it has completed; returns whether this call cancelled it.
+    @inlinable
+    @discardableResult
+    public func tryCancel() -> Bool {
+        promise.tryFailure(FuturesError.cancelled)
+    }
+}

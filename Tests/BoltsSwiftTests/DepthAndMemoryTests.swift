@@ -1,0 +1,132 @@
+import BoltsSwift
+import Foundation
+import Testing
+
+@testable import Futures
+
+/// Recursion through completed tasks: each level continues a completed task with the next level.
+private func down(_ n: Int, on executor: Executor) -> Task<Int> {
+    if n == 0 { return Task(0) }
+    return Task(n).continueOnSuccessWithTask(executor) { value in down(value - 1, on: executor) }
+}
+
+@Suite("BoltsSwift: a million continuations in bounded stack", .serialized, .hangGuard(minutes: 5))
+struct DepthTests {
+    static let depth = testDepth
+
+    @Test(arguments: StackKind.allCases)
+    func aMillionImmediateContinuationsOverCompletedTasks(on stack: StackKind) async {
+        let result = await stack.run { () -> Int? in
+            var task = Task(0)
+            for _ in 0..<Self.depth {
+                task = task.continueWith(.immediate) { $0.result! + 1 }
+            }
+            return task.result
+        }
+        #expect(result == Self.depth)
+    }
+
+    @Test(arguments: StackKind.allCases)
+    func aMillionImmediateContinuationsOverAPendingSourceCompletedLater(on stack: StackKind) async {
+        let result = await stack.run { () -> Int? in
+            let source = TaskCompletionSource<Int>()
+            var task = source.task
+            for _ in 0..<Self.depth {
+                task = task.continueOnSuccessWith(.immediate) { $0 + 1 }
+            }
+            source.set(result: 0)
+            return task.result
+        }
+        #expect(result == Self.depth)
+    }
+
+    @Test(arguments: StackKind.allCases)
+    func aMillionDeepRecursionThroughCompletedTasksOnTheImmediateExecutor(on stack: StackKind) async {
+        let result = await stack.run { () -> Int? in
+            down(Self.depth, on: .immediate).result
+        }
+        #expect(result == 0)
+    }
+
+    @Test(arguments: StackKind.allCases)
+    func aMillionDefaultExecutorContinuationsOverAPendingSource(on stack: StackKind) async {
+        let result = await stack.run { () -> Int? in
+            let source = TaskCompletionSource<Int>()
+            var task = source.task
+            for _ in 0..<Self.depth {
+                task = task.continueWith { $0.result! + 1 }
+            }
+            source.set(result: 0)
+            task.waitUntilCompleted()
+            return task.result
+        }
+        #expect(result == Self.depth)
+    }
+}
+
+@Suite("BoltsSwift: continuations are released", .hangGuard())
+struct MemoryTests {
+    /// Every form, over a task completed before (the fast path) or after (a derived step) the call: the
+    /// closure, and what it captured, is released once it has run.
+    @Test(arguments: Entry.allCases, [Executor.immediate, .default])
+    func aContinuationAndWhatItCapturedAreReleasedOnceItRan(_ entry: Entry, _ executor: Executor) {
+        let captured = (0..<6).map { _ in WeakSlot<Captured>() }
+        let (task, complete) = entry.task(Result<Int, any Error>.success(1))
+        let (failed, completeFailure) = entry.task(Result<Int, any Error>.failure(TestError()))
+        var results: [Task<Int>] = []
+        do {
+            let objects = (0..<6).map { Captured($0) }
+            for (slot, object) in zip(captured, objects) { slot.object = object }
+            results.append(task.continueWith(executor) { $0.result! + objects[0].value })
+            results.append(task.continueWithTask(executor) { Task($0.result! + objects[1].value) })
+            results.append(task.continueOnSuccessWith(executor) { $0 + objects[2].value })
+            results.append(task.continueOnSuccessWithTask(executor) { Task($0 + objects[3].value) })
+            results.append(failed.continueOnErrorWith(executor) { _ in objects[4].value })
+            results.append(failed.continueOnErrorWithTask(executor) { _ in Task(objects[5].value) })
+        }
+        complete()
+        completeFailure()
+        for result in results { result.waitUntilCompleted() }
+        #expect(results.map(\.result) == [1, 2, 3, 4, 4, 5])
+        #expect(captured.allSatisfy { $0.isFreed })
+    }
+
+    @Test func continuationsOfAnAbandonedPendingTaskAreReleased() {
+        let source = WeakSlot<Future<Int, any Error>>()
+        let continued = WeakSlot<Future<Int, any Error>>()
+        let chained = WeakSlot<Future<Int, any Error>>()
+        let capturedByClosure = WeakSlot<Captured>()
+        do {
+            let placeholder = Future<Int, any Error>()  // nobody can complete it
+            source.object = placeholder
+            let task = Task(future: placeholder)
+            let object = Captured(1)
+            capturedByClosure.object = object
+            continued.object = task.continueWith(.immediate) { _ in object.value }.future
+            chained.object = task.continueWithTask { _ in Task(1) }.continueOnSuccessWith { $0 }.future
+        }
+        #expect(source.isFreed && continued.isFreed && chained.isFreed && capturedByClosure.isFreed)
+    }
+
+    @Test func aPendingTaskHoldsItsContinuationUntilItRuns() {
+        let source = TaskCompletionSource<Int>()
+        let seen = Recorder<Int>()
+        let next = WeakSlot<Future<Void, any Error>>()
+        do {
+            next.object = source.task.continueWith(.immediate) { task in seen.append(task.result!) }.future
+        }
+        #expect(!next.isFreed)
+        source.set(result: 7)
+        #expect(seen.values == [7])
+        #expect(next.isFreed)
+    }
+
+    /// A continuation added to a task nobody else holds gets a task with the same outcome.
+    @Test func aContinuationOfADroppedTaskGetsItsOutcome() {
+        let source = TaskCompletionSource<Int>()
+        let end = source.task.continueOnSuccessWith(.immediate) { $0 + 1 }
+            .continueWith(.immediate) { task in task.result! * 10 }
+        source.set(result: 1)
+        #expect(end.result == 20)
+    }
+}
