@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FuturesNIO", targets: ["FuturesNIO"]),
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
+        .library(name: "SimpleFutures", targets: ["SimpleFutures"]),
     ],
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
     // library has no dependencies; enable `NIO` for `FuturesNIO` (SwiftNIO) and `Combine` for
@@ -60,6 +61,12 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // SimpleFutures' API (`import SimpleFutures`), a thin face over `Futures`.
+        .target(
+            name: "SimpleFutures",
+            dependencies: ["Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // A small HTTP server on 127.0.0.1 for the tour and the tests; not a product, no dependencies.
         .target(
             name: "LoopbackHTTP",
@@ -100,6 +107,11 @@ let package = Package(
                     condition: .when(platforms: [.linux, .windows, .android, .wasi], traits: ["Combine"])
                 ),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "SimpleFuturesTests",
+            dependencies: ["SimpleFutures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

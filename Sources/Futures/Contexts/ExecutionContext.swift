@@ -65,7 +65,7 @@ public struct ExecutionContext: Sendable {
 
     /// Whether tasks run synchronously on the calling thread (the library then skips every hop).
     @inlinable
-    var isImmediate: Bool {
+    package var isImmediate: Bool {
         if case .immediate = kind { return true }
         return false
     }

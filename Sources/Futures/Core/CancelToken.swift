@@ -37,11 +37,11 @@ public final class CancelToken: Sendable {
 
     /// The token used when a caller passes none: never stored, so it costs nothing.
     @usableFromInline
-    static let unused = CancelToken()
+    package static let unused = CancelToken()
 
     /// Whether this is the shared placeholder used for an omitted `cancelToken:` argument.
     @inlinable
-    var isUnused: Bool { self === CancelToken.unused }
+    package var isUnused: Bool { self === CancelToken.unused }
 
     /// The registrations made on one owner. The owner is held weakly: when it is gone, a new object
     /// may get the same address (the same key), so a bucket counts only while `owner` is still there.

@@ -338,7 +338,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// trampoline.
     @inlinable
     @discardableResult
-    final func complete(_ result: Result<T, E>) -> Bool {
+    package final func complete(_ result: Result<T, E>) -> Bool {
         let isFailure: Bool
         if case .failure = result { isFailure = true } else { isFailure = false }
         lock.lock()
@@ -442,7 +442,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// callback at once, through the trampoline as well. On the completing thread, and after anything
     /// that ordered the completion before this call (a wait, a callback, an `await`), it is never stale.
     @inlinable
-    final func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
+    package final func ifCompleted<R>(_ body: (Result<T, E>) -> R) -> R? {
         let bits = flagWord.load(ordering: .acquiring)
         guard bits & Flags.completed != 0 else { return nil }
         let result: Result<T, E>
