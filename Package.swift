@@ -111,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SimpleFuturesTests",
-            dependencies: ["SimpleFutures"],
+            dependencies: ["SimpleFutures", "Futures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

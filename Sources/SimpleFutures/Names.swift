@@ -27,7 +27,11 @@ public typealias FuturesError = Futures.FuturesError
 
 /// A context that runs every task synchronously on the calling thread (through the core's trampoline,
 /// so a long chain of immediate callbacks uses bounded stack). Handy in tests.
+///
+/// The core has the same function; in a file that imports both modules the core's is chosen (it
+/// returns the same context), so the call is not ambiguous.
 @inlinable
+@_disfavoredOverload
 public func ImmediateContext() -> ExecutionContext {
     immediateExecutionContext
 }
