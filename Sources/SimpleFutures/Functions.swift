@@ -24,7 +24,7 @@ public func future<T>(
 /// future, otherwise it succeeds with the value (for `Future<Int?>`, `(nil, nil)` succeeds with `nil`).
 ///
 /// `method` is called at once with a handler that may be called from any thread; the first call wins
-/// and later calls are reported as ``Futures/FuturesDiagnostic/futureCompletedTwice(file:line:)``.
+/// and later calls are reported as `Futures.FuturesDiagnostic.futureCompletedTwice(file:line:)`.
 @inlinable
 public func future<T>(
     file: StaticString = #fileID,
@@ -39,7 +39,7 @@ public func future<T>(
 }
 
 /// Adapts an API that calls back with an optional error: `nil` succeeds with `()`, an error fails.
-/// The first call wins (later calls are reported as with ``future(file:line:method:)-(_,_,((T,Error?)->Void)->Void)``).
+/// The first call wins (later calls are reported as with `future(file:line:method:)`).
 @inlinable
 public func future(
     file: StaticString = #fileID,

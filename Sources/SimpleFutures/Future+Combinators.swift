@@ -67,7 +67,7 @@ extension Future {
     ///   - context: Where `filter` runs; `QueueContext.futuresDefault` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `filter`; the returned future stays pending.
     ///   - filter: Receives the value. `false` fails the returned future with
-    ///     ``FuturesError/noSuchElement``; what it throws fails it. A failure passes through.
+    ///     `FuturesError.noSuchElement`; what it throws fails it. A failure passes through.
     /// - Returns: A future with the accepted value.
     @inlinable
     public func withFilter(
@@ -81,7 +81,7 @@ extension Future {
         }
     }
 
-    /// Runs `apply` with the value on success, on `context` (the same as ``onSuccess(context:cancelToken:completion:)``).
+    /// Runs `apply` with the value on success, on `context` (the same as `onSuccess(context:cancelToken:completion:)`).
     @inlinable
     public func forEach(
         context: ExecutionContext = QueueContext.futuresDefault,

@@ -2,12 +2,12 @@ import Futures
 
 /// A value that will be there later, or an error: SimpleFutures' one-parameter, writable `Future`.
 ///
-/// A thin face over the core's ``Futures/Future`` with an untyped error (``base``): every callback,
+/// A thin face over the core's `Futures.Future` with an untyped error (`base`): every callback,
 /// combinator and completion goes through the core, with its guarantees (each callback exactly once on
 /// its context, bounded stack at any depth, closures released once they ran or were cancelled).
 ///
-/// As in SimpleFutures, whoever holds a future may complete it (``success(_:)``, ``failure(_:)``,
-/// ``complete(_:)``, ``completeWith(context:future:)-(_,Future<T>)``); the first completion wins.
+/// As in SimpleFutures, whoever holds a future may complete it (`success(_:)`, `failure(_:)`,
+/// `complete(_:)`, `completeWith(context:future:)`); the first completion wins.
 ///
 /// ```swift
 /// let future = Future<Int>()
@@ -26,7 +26,7 @@ public struct Future<T: Sendable>: Sendable {
         self.base = base
     }
 
-    /// Creates a pending future; complete it with ``success(_:)``, ``failure(_:)`` or ``complete(_:)``.
+    /// Creates a pending future; complete it with `success(_:)`, `failure(_:)` or `complete(_:)`.
     @inlinable
     public init() {
         self.base = Futures.Future<T, any Error>()
@@ -77,8 +77,8 @@ public struct Future<T: Sendable>: Sendable {
     /// Completes the future with `result`.
     ///
     /// The first completion wins. Completing a completed future changes nothing and is reported as
-    /// ``Futures/FuturesDiagnostic/futureCompletedTwice(file:line:)`` through
-    /// ``Futures/FuturesDiagnostics`` (SimpleFutures asserted in debug builds and replaced the result in
+    /// `Futures.FuturesDiagnostic.futureCompletedTwice(file:line:)` through
+    /// `Futures.FuturesDiagnostics` (SimpleFutures asserted in debug builds and replaced the result in
     /// release builds). Callbacks run on their contexts; immediate ones on this thread before it returns.
     @inlinable
     public func complete(_ result: Try<T>, file: StaticString = #fileID, line: UInt = #line) {
@@ -87,13 +87,13 @@ public struct Future<T: Sendable>: Sendable {
         }
     }
 
-    /// Completes the future with `value` (see ``complete(_:file:line:)`` for a second completion).
+    /// Completes the future with `value` (see `complete(_:file:line:)` for a second completion).
     @inlinable
     public func success(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
         complete(.success(value), file: file, line: line)
     }
 
-    /// Fails the future with `error` (see ``complete(_:file:line:)`` for a second completion).
+    /// Fails the future with `error` (see `complete(_:file:line:)` for a second completion).
     @inlinable
     public func failure(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) {
         complete(.failure(error), file: file, line: line)
@@ -102,7 +102,7 @@ public struct Future<T: Sendable>: Sendable {
     /// Completes this future with `future`'s result once it has one; the hand-over runs on `context`.
     ///
     /// This future becomes one consumer of `future` (the core's dependency primitive). If this future
-    /// was completed meanwhile, the later result is ignored and reported as with ``complete(_:file:line:)``.
+    /// was completed meanwhile, the later result is ignored and reported as with `complete(_:file:line:)`.
     @inlinable
     public func completeWith(
         context: ExecutionContext = QueueContext.futuresDefault,
@@ -199,7 +199,7 @@ public struct Future<T: Sendable>: Sendable {
     }
 }
 
-/// The write end of a ``Future``: SimpleFutures' `Promise`.
+/// The write end of a `Future`: SimpleFutures' `Promise`.
 ///
 /// ```swift
 /// let promise = Promise<Int>()
@@ -223,7 +223,7 @@ public struct Promise<T: Sendable>: Sendable {
     public var completed: Bool { future.completed }
 
     /// Completes the future with `result` (the first completion wins; see
-    /// ``Future/complete(_:file:line:)``).
+    /// `Future.complete(_:file:line:)`).
     @inlinable
     public func complete(_ result: Try<T>, file: StaticString = #fileID, line: UInt = #line) {
         future.complete(result, file: file, line: line)

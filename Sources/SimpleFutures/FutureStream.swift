@@ -3,10 +3,10 @@ import Futures
 /// A stream of results (values or errors) that keeps the last `capacity` of them: SimpleFutures'
 /// writable `FutureStream`.
 ///
-/// A thin face over the core's ``Futures/FutureStream`` (``base``): every subscriber first receives the
+/// A thin face over the core's `Futures.FutureStream` (`base`): every subscriber first receives the
 /// kept results, oldest first, then each new one, in order, one call at a time on its context. As in
-/// SimpleFutures, whoever holds a stream may add results (``success(_:)``, ``failure(_:)``,
-/// ``complete(_:)``, ``completeWith(context:stream:)``, ``completeWith(context:future:)``) and the stream
+/// SimpleFutures, whoever holds a stream may add results (`success(_:)`, `failure(_:)`,
+/// `complete(_:)`, `completeWith(context:stream:)`, `completeWith(context:future:)`) and the stream
 /// never ends.
 ///
 /// ```swift
@@ -138,7 +138,7 @@ public struct FutureStream<T: Sendable>: Sendable {
     }
 
     /// Registers `completion` for every value (failures are skipped); see
-    /// ``onComplete(context:cancelToken:completion:)``.
+    /// `onComplete(context:cancelToken:completion:)`.
     @inlinable
     public func onSuccess(
         context: ExecutionContext = QueueContext.futuresDefault,
@@ -149,7 +149,7 @@ public struct FutureStream<T: Sendable>: Sendable {
     }
 
     /// Registers `completion` for every error (values are skipped); see
-    /// ``onComplete(context:cancelToken:completion:)``.
+    /// `onComplete(context:cancelToken:completion:)`.
     @inlinable
     public func onFailure(
         context: ExecutionContext = QueueContext.futuresDefault,
@@ -205,7 +205,7 @@ public struct FutureStream<T: Sendable>: Sendable {
         FutureStream<M>(base.flatMap(context: context, cancelToken: cancelToken) { try mapping($0).base })
     }
 
-    /// Keeps the values `filter` accepts; a rejected value becomes a ``FuturesError/noSuchElement``
+    /// Keeps the values `filter` accepts; a rejected value becomes a `FuturesError.noSuchElement`
     /// failure (as in SimpleFutures), what `filter` throws a failure too.
     @inlinable
     public func withFilter(
@@ -216,7 +216,7 @@ public struct FutureStream<T: Sendable>: Sendable {
         FutureStream<T>(base.withFilter(context: context, cancelToken: cancelToken, filter: filter))
     }
 
-    /// Runs `apply` with every value (the same as ``onSuccess(context:cancelToken:completion:)``).
+    /// Runs `apply` with every value (the same as `onSuccess(context:cancelToken:completion:)`).
     @inlinable
     public func forEach(
         context: ExecutionContext = QueueContext.futuresDefault,
@@ -277,7 +277,7 @@ public struct FutureStream<T: Sendable>: Sendable {
     }
 }
 
-/// The write end of a ``FutureStream``: SimpleFutures' `StreamPromise`.
+/// The write end of a `FutureStream`: SimpleFutures' `StreamPromise`.
 ///
 /// ```swift
 /// let promise = StreamPromise<Int>(capacity: 10)

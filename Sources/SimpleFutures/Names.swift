@@ -3,13 +3,13 @@ import Futures
 // The names a SimpleFutures user spells that the core already has with the same members: given here as
 // typealiases, so that a file importing only `SimpleFutures` sees them.
 
-/// Where callbacks and combinator closures run: the core's ``Futures/ExecutionContext`` value.
+/// Where callbacks and combinator closures run: the core's `Futures.ExecutionContext` value.
 ///
 /// SimpleFutures' `ExecutionContext` was a protocol; here a context is a value. Build a custom one with
 /// `ExecutionContext { task in … }` (see <doc:MigratingFromSimpleFutures>).
 public typealias ExecutionContext = Futures.ExecutionContext
 
-/// SimpleFutures' context that runs tasks asynchronously on a ``Queue``: `QueueContext.main`,
+/// SimpleFutures' context that runs tasks asynchronously on a `Queue`: `QueueContext.main`,
 /// `QueueContext.global`, `QueueContext(queue:)` and `QueueContext.futuresDefault` (the context an
 /// omitted `context:` argument means).
 public typealias QueueContext = Futures.QueueContext

@@ -2,8 +2,8 @@ import Futures
 
 /// The result of a computation: a value or an error (SimpleFutures' `Try`).
 ///
-/// Futures complete with a `Try`, and `onComplete` passes one. Convert with ``init(_:)-(Result<T,any Error>)``
-/// and ``result``.
+/// Futures complete with a `Try`, and `onComplete` passes one. Convert with `init(_:)`
+/// and `result`.
 public enum Try<T> {
     /// A value.
     case success(T)
@@ -114,7 +114,7 @@ public enum Try<T> {
         }
     }
 
-    /// Keeps the value if `predicate` accepts it; else fails with ``FuturesError/noSuchElement`` (or
+    /// Keeps the value if `predicate` accepts it; else fails with `FuturesError.noSuchElement` (or
     /// the error `predicate` throws).
     @inlinable
     public func filter(_ predicate: (T) throws -> Bool) -> Try<T> {
@@ -173,5 +173,20 @@ extension Sequence {
             }
         }
         return .success(values)
+    }
+}
+
+extension Optional {
+    /// The wrapped value if `predicate` accepts it, else `nil` (SimpleFutures' `Optional.filter`).
+    @inlinable
+    public func filter(_ predicate: (Wrapped) throws -> Bool) rethrows -> Wrapped? {
+        guard let value = self else { return nil }
+        return try predicate(value) ? value : nil
+    }
+
+    /// Runs `apply` with the wrapped value, if there is one (SimpleFutures' `Optional.forEach`).
+    @inlinable
+    public func forEach(_ apply: (Wrapped) throws -> Void) rethrows {
+        if let value = self { try apply(value) }
     }
 }
