@@ -16,7 +16,7 @@ public func future<T>(
     _ task: @escaping @Sendable () throws -> T
 ) -> Future<T> {
     let future = Future<T>()
-    context.execute { future.complete(Try(task)) }
+    context.execute { future.complete(Result { try task() }) }
     return future
 }
 
@@ -33,7 +33,7 @@ public func future<T>(
 ) -> Future<T> {
     let future = Future<T>()
     method { value, error in
-        future.complete(error.map { .failure($0) } ?? .success(value), file: file, line: line)
+        future.complete(error.map { .failure($0) } ?? .success(value), reportingAt: file, line: line)
     }
     return future
 }
@@ -47,7 +47,7 @@ public func future(
     method: (@escaping @Sendable ((any Error)?) -> Void) -> Void
 ) -> Future<Void> {
     let future = Future<Void>()
-    method { error in future.complete(error.map { .failure($0) } ?? .success(()), file: file, line: line) }
+    method { error in future.complete(error.map { .failure($0) } ?? .success(()), reportingAt: file, line: line) }
     return future
 }
 
@@ -59,7 +59,7 @@ public func future<T>(
     method: (@escaping @Sendable (T) -> Void) -> Void
 ) -> Future<T> {
     let future = Future<T>()
-    method { value in future.success(value, file: file, line: line) }
+    method { value in future.complete(.success(value), reportingAt: file, line: line) }
     return future
 }
 
@@ -70,7 +70,7 @@ public func futureStream<T>(
     _ task: @escaping @Sendable () throws -> T
 ) -> FutureStream<T> {
     let stream = FutureStream<T>()
-    context.execute { stream.complete(Try(task)) }
+    context.execute { stream.complete(Result { try task() }) }
     return stream
 }
 

@@ -6,6 +6,35 @@ import Futures
 // SimpleFutures did (the core's own SimpleFutures-style combinators fail it with `.cancelled`).
 
 extension Future {
+    /// The future of a combinator: `body` completes it with this future's result, on `context`, through
+    /// the core's dependency primitive (one consumer of this future). With a token, `cancel(token)` on
+    /// this future unregisters `body` and leaves the returned future pending.
+    @inlinable
+    func derived<M>(
+        _ context: ExecutionContext,
+        _ cancelToken: CancelToken?,
+        step: StaticString,
+        _ body: @escaping @Sendable (Try<T>, Futures.Future<M, any Error>) -> Void
+    ) -> Future<M> {
+        if let cancelToken {
+            return Future<M>(
+                base.deriveWithToken(
+                    context, cancelToken, failingOnCancel: false, step: step, file: #fileID, line: #line, body))
+        }
+        return Future<M>(base.derive(context, step: step, body))
+    }
+
+    /// `result`'s value transformed by `mapping` (what it throws becomes the failure), or its failure.
+    @inlinable
+    static func mapped<M>(_ result: Try<T>, _ mapping: (T) throws -> M) -> Try<M> {
+        switch result {
+        case .success(let value):
+            do { return .success(try mapping(value)) } catch { return .failure(error) }
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
     /// Transforms the value with a closure that may throw.
     ///
     /// - Parameters:
@@ -18,22 +47,20 @@ extension Future {
     @inlinable
     public func map<M>(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         mapping: @escaping @Sendable (T) throws -> M
     ) -> Future<M> {
-        if context.isImmediate, cancelToken.isUnused,
+        if context.isImmediate, cancelToken == nil,
             let mapped = base.ifCompleted({ result in
-                Futures.Future<M, any Error>(result: result.flatMap { value in Result { try mapping(value) } })
+                Futures.Future<M, any Error>(result: Self.mapped(result, mapping))
             })
         {
             return Future<M>(mapped)
         }
-        return Future<M>(
-            base.deriveWithToken(context, cancelToken, failingOnCancel: false, step: "map", file: #fileID, line: #line)
-            {
-                result, future in
-                future.complete(result.flatMap { value in Result { try mapping(value) } })
-            })
+        return derived(context, cancelToken, step: "map") {
+            result, future in
+            future.complete(Self.mapped(result, mapping))
+        }
     }
 
     /// Continues with the future `mapping` returns for the value; use it to run requests one after another.
@@ -46,19 +73,16 @@ extension Future {
     @inlinable
     public func flatMap<M>(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         mapping: @escaping @Sendable (T) throws -> Future<M>
     ) -> Future<M> {
-        Future<M>(
-            base.deriveWithToken(
-                context, cancelToken, failingOnCancel: false, step: "flatMap", file: #fileID, line: #line
-            ) {
-                result, future in
-                switch result {
-                case .success(let value): future.completeWith { try mapping(value).base }
-                case .failure(let error): future.complete(.failure(error))
-                }
-            })
+        derived(context, cancelToken, step: "flatMap") {
+            result, future in
+            switch result {
+            case .success(let value): future.completeWith { try mapping(value).base }
+            case .failure(let error): future.complete(.failure(error))
+            }
+        }
     }
 
     /// Keeps the value only if `filter` accepts it.
@@ -72,7 +96,7 @@ extension Future {
     @inlinable
     public func withFilter(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         filter: @escaping @Sendable (T) throws -> Bool
     ) -> Future<T> {
         map(context: context, cancelToken: cancelToken) { value in
@@ -85,7 +109,7 @@ extension Future {
     @inlinable
     public func forEach(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         apply: @escaping @Sendable (T) -> Void
     ) {
         onSuccess(context: context, cancelToken: cancelToken, completion: apply)
@@ -103,17 +127,14 @@ extension Future {
     @inlinable
     public func andThen(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         completion: @escaping @Sendable (T) -> Void
     ) -> Future<T> {
-        Future<T>(
-            base.deriveWithToken(
-                context, cancelToken, failingOnCancel: false, step: "andThen", file: #fileID, line: #line
-            ) {
-                result, future in
-                if case .success(let value) = result { completion(value) }
-                future.complete(result)
-            })
+        derived(context, cancelToken, step: "andThen") {
+            result, future in
+            if case .success(let value) = result { completion(value) }
+            future.complete(result)
+        }
     }
 
     /// Replaces a failure with the value `recovery` returns; `recovery` may throw.
@@ -126,19 +147,16 @@ extension Future {
     @inlinable
     public func recover(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         recovery: @escaping @Sendable (any Error) throws -> T
     ) -> Future<T> {
-        Future<T>(
-            base.deriveWithToken(
-                context, cancelToken, failingOnCancel: false, step: "recover", file: #fileID, line: #line
-            ) {
-                result, future in
-                switch result {
-                case .success: future.complete(result)
-                case .failure(let error): future.complete(Result { try recovery(error) })
-                }
-            })
+        derived(context, cancelToken, step: "recover") {
+            result, future in
+            switch result {
+            case .success: future.complete(result)
+            case .failure(let error): future.complete(Result { try recovery(error) })
+            }
+        }
     }
 
     /// Replaces a failure with the future `recovery` returns.
@@ -152,19 +170,16 @@ extension Future {
     @inlinable
     public func recoverWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         recovery: @escaping @Sendable (any Error) throws -> Future<T>
     ) -> Future<T> {
-        Future<T>(
-            base.deriveWithToken(
-                context, cancelToken, failingOnCancel: false, step: "recoverWith", file: #fileID, line: #line
-            ) {
-                result, future in
-                switch result {
-                case .success: future.complete(result)
-                case .failure(let error): future.completeWith { try recovery(error).base }
-                }
-            })
+        derived(context, cancelToken, step: "recoverWith") {
+            result, future in
+            switch result {
+            case .success: future.complete(result)
+            case .failure(let error): future.completeWith { try recovery(error).base }
+            }
+        }
     }
 
     /// Transforms the error; a value passes through.
@@ -177,16 +192,13 @@ extension Future {
     @inlinable
     public func mapError(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         mapping: @escaping @Sendable (any Error) -> any Error
     ) -> Future<T> {
-        Future<T>(
-            base.deriveWithToken(
-                context, cancelToken, failingOnCancel: false, step: "mapError", file: #fileID, line: #line
-            ) {
-                result, future in
-                future.complete(result.mapError(mapping))
-            })
+        derived(context, cancelToken, step: "mapError") {
+            result, future in
+            future.complete(result.mapError(mapping))
+        }
     }
 
     // MARK: - To streams
@@ -204,11 +216,13 @@ extension Future {
     public func flatMap<M>(
         capacity: Int = Int.max,
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         mapping: @escaping @Sendable (T) throws -> FutureStream<M>
     ) -> FutureStream<M> {
         FutureStream<M>(
-            base.flatMap(capacity: capacity, context: context, cancelToken: cancelToken) { try mapping($0).base })
+            base.flatMap(capacity: capacity, context: context, cancelToken: cancelToken ?? .unused) {
+                try mapping($0).base
+            })
     }
 
     /// On failure, continues with the stream `recovery` returns.
@@ -224,11 +238,13 @@ extension Future {
     public func recoverWith(
         capacity: Int = Int.max,
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         recovery: @escaping @Sendable (any Error) throws -> FutureStream<T>
     ) -> FutureStream<T> {
         FutureStream<T>(
-            base.recoverWith(capacity: capacity, context: context, cancelToken: cancelToken) { try recovery($0).base })
+            base.recoverWith(capacity: capacity, context: context, cancelToken: cancelToken ?? .unused) {
+                try recovery($0).base
+            })
     }
 }
 

@@ -65,7 +65,7 @@ public struct Future<T: Sendable>: Sendable {
     /// The result, or `nil` while pending.
     @inlinable
     public var result: Try<T>? {
-        base.result.map { Try($0) }
+        base.result
     }
 
     /// Whether the future has a result.
@@ -77,46 +77,50 @@ public struct Future<T: Sendable>: Sendable {
     /// Completes the future with `result`.
     ///
     /// The first completion wins. Completing a completed future changes nothing and is reported as
-    /// `Futures.FuturesDiagnostic.futureCompletedTwice(file:line:)` through
-    /// `Futures.FuturesDiagnostics` (SimpleFutures asserted in debug builds and replaced the result in
-    /// release builds). Callbacks run on their contexts; immediate ones on this thread before it returns.
+    /// `FuturesDiagnostic.futureCompletedTwice` through `FuturesDiagnostics` (SimpleFutures asserted in
+    /// debug builds and replaced the result in release builds). Callbacks run on their contexts;
+    /// immediate ones on this thread before it returns.
     @inlinable
-    public func complete(_ result: Try<T>, file: StaticString = #fileID, line: UInt = #line) {
-        if !base.complete(result.result) {
+    public func complete(_ result: Try<T>) {
+        complete(result, reportingAt: #fileID, line: #line)
+    }
+
+    /// Completes the future with `value` (see `complete(_:)` for a second completion).
+    @inlinable
+    public func success(_ value: T) {
+        complete(.success(value), reportingAt: #fileID, line: #line)
+    }
+
+    /// Fails the future with `error` (see `complete(_:)` for a second completion).
+    @inlinable
+    public func failure(_ error: any Error) {
+        complete(.failure(error), reportingAt: #fileID, line: #line)
+    }
+
+    /// `complete(_:)`, reporting a second completion at `file`:`line` (the caller of an adapter).
+    @inlinable
+    func complete(_ result: Try<T>, reportingAt file: StaticString, line: UInt) {
+        if !base.complete(result) {
             FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))
         }
-    }
-
-    /// Completes the future with `value` (see `complete(_:file:line:)` for a second completion).
-    @inlinable
-    public func success(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
-        complete(.success(value), file: file, line: line)
-    }
-
-    /// Fails the future with `error` (see `complete(_:file:line:)` for a second completion).
-    @inlinable
-    public func failure(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) {
-        complete(.failure(error), file: file, line: line)
     }
 
     /// Completes this future with `future`'s result once it has one; the hand-over runs on `context`.
     ///
     /// This future becomes one consumer of `future` (the core's dependency primitive). If this future
-    /// was completed meanwhile, the later result is ignored and reported as with `complete(_:file:line:)`.
+    /// was completed meanwhile, the later result is ignored and reported as with `complete(_:)`.
     @inlinable
     public func completeWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        future: Future<T>,
-        file: StaticString = #fileID,
-        line: UInt = #line
+        future: Future<T>
     ) {
         let base = self.base
         if context.isImmediate, let result = future.base.ifCompleted({ $0 }) {
-            complete(Try(result), file: file, line: line)
+            complete(result)
             return
         }
         base.depend(upon: future.base, context) { result in
-            Future(base).complete(Try(result), file: file, line: line)
+            Future(base).complete(result)
         }
     }
 
@@ -124,13 +128,11 @@ public struct Future<T: Sendable>: Sendable {
     @inlinable
     public func completeWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        future: Try<Future<T>>,
-        file: StaticString = #fileID,
-        line: UInt = #line
+        future: Try<Future<T>>
     ) {
         switch future {
-        case .success(let future): completeWith(context: context, future: future, file: file, line: line)
-        case .failure(let error): failure(error, file: file, line: line)
+        case .success(let future): completeWith(context: context, future: future)
+        case .failure(let error): failure(error)
         }
     }
 
@@ -145,6 +147,18 @@ public struct Future<T: Sendable>: Sendable {
 
     // MARK: - Callbacks
 
+    /// Registers `body` on `context`, with `cancelToken` when there is one.
+    @inlinable
+    func register(
+        _ context: ExecutionContext, _ cancelToken: CancelToken?, _ body: @escaping @Sendable (Try<T>) -> Void
+    ) {
+        if let cancelToken {
+            base.whenComplete(context, cancelToken: cancelToken, body)
+        } else {
+            base.onComplete(context, callback: body)
+        }
+    }
+
     /// Registers `completion` to run with the result on `context`.
     ///
     /// - Parameters:
@@ -155,10 +169,10 @@ public struct Future<T: Sendable>: Sendable {
     @inlinable
     public func onComplete(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         completion: @escaping @Sendable (Try<T>) -> Void
     ) {
-        base.whenComplete(context, cancelToken: cancelToken) { result in completion(Try(result)) }
+        register(context, cancelToken, completion)
     }
 
     /// Registers `completion` to run with the value on success, on `context`; never runs on failure.
@@ -166,10 +180,10 @@ public struct Future<T: Sendable>: Sendable {
     @inlinable
     public func onSuccess(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         completion: @escaping @Sendable (T) -> Void
     ) {
-        base.whenComplete(context, cancelToken: cancelToken) { result in
+        register(context, cancelToken) { result in
             if case .success(let value) = result { completion(value) }
         }
     }
@@ -179,10 +193,10 @@ public struct Future<T: Sendable>: Sendable {
     @inlinable
     public func onFailure(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         completion: @escaping @Sendable (any Error) -> Void
     ) {
-        base.whenComplete(context, cancelToken: cancelToken) { result in
+        register(context, cancelToken) { result in
             if case .failure(let error) = result { completion(error) }
         }
     }
@@ -223,32 +237,30 @@ public struct Promise<T: Sendable>: Sendable {
     public var completed: Bool { future.completed }
 
     /// Completes the future with `result` (the first completion wins; see
-    /// `Future.complete(_:file:line:)`).
+    /// `Future.complete(_:)`).
     @inlinable
-    public func complete(_ result: Try<T>, file: StaticString = #fileID, line: UInt = #line) {
-        future.complete(result, file: file, line: line)
+    public func complete(_ result: Try<T>) {
+        future.complete(result)
     }
 
     /// Completes the future with `value`.
     @inlinable
-    public func success(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
-        future.success(value, file: file, line: line)
+    public func success(_ value: T) {
+        future.success(value)
     }
 
     /// Fails the future with `error`.
     @inlinable
-    public func failure(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) {
-        future.failure(error, file: file, line: line)
+    public func failure(_ error: any Error) {
+        future.failure(error)
     }
 
     /// Completes the future with `future`'s result once it has one; the hand-over runs on `context`.
     @inlinable
     public func completeWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        future: Future<T>,
-        file: StaticString = #fileID,
-        line: UInt = #line
+        future: Future<T>
     ) {
-        self.future.completeWith(context: context, future: future, file: file, line: line)
+        self.future.completeWith(context: context, future: future)
     }
 }

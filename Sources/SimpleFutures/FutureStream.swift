@@ -41,7 +41,7 @@ public struct FutureStream<T: Sendable>: Sendable {
     public init(capacity: Int = Int.max, resolver: (@escaping @Sendable (Try<T>) -> Void) -> Void) {
         self.init(capacity: capacity)
         let base = self.base
-        resolver { result in base.publish(result.result) }
+        resolver { result in base.publish(result) }
     }
 
     /// Creates a stream that receives every result of `dependent` (handed over on `context`).
@@ -77,7 +77,7 @@ public struct FutureStream<T: Sendable>: Sendable {
     /// stream holds `capacity` results.
     @inlinable
     public func complete(_ result: Try<T>) {
-        base.publish(result.result)
+        base.publish(result)
     }
 
     /// Adds a value.
@@ -131,10 +131,10 @@ public struct FutureStream<T: Sendable>: Sendable {
     @inlinable
     public func onComplete(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         completion: @escaping @Sendable (Try<T>) -> Void
     ) {
-        base.onComplete(context: context, cancelToken: cancelToken) { completion(Try($0)) }
+        base.onComplete(context: context, cancelToken: cancelToken ?? .unused, completion: completion)
     }
 
     /// Registers `completion` for every value (failures are skipped); see
@@ -142,10 +142,10 @@ public struct FutureStream<T: Sendable>: Sendable {
     @inlinable
     public func onSuccess(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         completion: @escaping @Sendable (T) -> Void
     ) {
-        base.onSuccess(context: context, cancelToken: cancelToken, completion: completion)
+        base.onSuccess(context: context, cancelToken: cancelToken ?? .unused, completion: completion)
     }
 
     /// Registers `completion` for every error (values are skipped); see
@@ -153,10 +153,10 @@ public struct FutureStream<T: Sendable>: Sendable {
     @inlinable
     public func onFailure(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         completion: @escaping @Sendable (any Error) -> Void
     ) {
-        base.onFailure(context: context, cancelToken: cancelToken, completion: completion)
+        base.onFailure(context: context, cancelToken: cancelToken ?? .unused, completion: completion)
     }
 
     /// Unregisters every callback and combinator registered on this stream with `cancelToken`; they
@@ -179,30 +179,30 @@ public struct FutureStream<T: Sendable>: Sendable {
     @inlinable
     public func map<M>(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         mapping: @escaping @Sendable (T) throws -> M
     ) -> FutureStream<M> {
-        FutureStream<M>(base.map(context: context, cancelToken: cancelToken, mapping: mapping))
+        FutureStream<M>(base.map(context: context, cancelToken: cancelToken ?? .unused, mapping: mapping))
     }
 
     /// Adds the results of the stream `mapping` returns for each value. Failures pass through.
     @inlinable
     public func flatMap<M>(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         mapping: @escaping @Sendable (T) throws -> FutureStream<M>
     ) -> FutureStream<M> {
-        FutureStream<M>(base.flatMap(context: context, cancelToken: cancelToken) { try mapping($0).base })
+        FutureStream<M>(base.flatMap(context: context, cancelToken: cancelToken ?? .unused) { try mapping($0).base })
     }
 
     /// Adds the result of the future `mapping` returns for each value. Failures pass through.
     @inlinable
     public func flatMap<M>(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         mapping: @escaping @Sendable (T) throws -> Future<M>
     ) -> FutureStream<M> {
-        FutureStream<M>(base.flatMap(context: context, cancelToken: cancelToken) { try mapping($0).base })
+        FutureStream<M>(base.flatMap(context: context, cancelToken: cancelToken ?? .unused) { try mapping($0).base })
     }
 
     /// Keeps the values `filter` accepts; a rejected value becomes a `FuturesError.noSuchElement`
@@ -210,70 +210,72 @@ public struct FutureStream<T: Sendable>: Sendable {
     @inlinable
     public func withFilter(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         filter: @escaping @Sendable (T) throws -> Bool
     ) -> FutureStream<T> {
-        FutureStream<T>(base.withFilter(context: context, cancelToken: cancelToken, filter: filter))
+        FutureStream<T>(base.withFilter(context: context, cancelToken: cancelToken ?? .unused, filter: filter))
     }
 
     /// Runs `apply` with every value (the same as `onSuccess(context:cancelToken:completion:)`).
     @inlinable
     public func forEach(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         apply: @escaping @Sendable (T) -> Void
     ) {
-        base.onSuccess(context: context, cancelToken: cancelToken, completion: apply)
+        base.onSuccess(context: context, cancelToken: cancelToken ?? .unused, completion: apply)
     }
 
     /// Runs `completion` with every value, then passes every result on unchanged.
     @inlinable
     public func andThen(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         completion: @escaping @Sendable (T) -> Void
     ) -> FutureStream<T> {
-        FutureStream<T>(base.andThen(context: context, cancelToken: cancelToken, completion: completion))
+        FutureStream<T>(base.andThen(context: context, cancelToken: cancelToken ?? .unused, completion: completion))
     }
 
     /// Replaces every failure with the value `recovery` returns (or the error it throws).
     @inlinable
     public func recover(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         recovery: @escaping @Sendable (any Error) throws -> T
     ) -> FutureStream<T> {
-        FutureStream<T>(base.recover(context: context, cancelToken: cancelToken, recovery: recovery))
+        FutureStream<T>(base.recover(context: context, cancelToken: cancelToken ?? .unused, recovery: recovery))
     }
 
     /// Replaces every failure with the results of the stream `recovery` returns.
     @inlinable
     public func recoverWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         recovery: @escaping @Sendable (any Error) throws -> FutureStream<T>
     ) -> FutureStream<T> {
-        FutureStream<T>(base.recoverWith(context: context, cancelToken: cancelToken) { try recovery($0).base })
+        FutureStream<T>(
+            base.recoverWith(context: context, cancelToken: cancelToken ?? .unused) { try recovery($0).base })
     }
 
     /// Replaces every failure with the result of the future `recovery` returns.
     @inlinable
     public func recoverWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         recovery: @escaping @Sendable (any Error) throws -> Future<T>
     ) -> FutureStream<T> {
-        FutureStream<T>(base.recoverWith(context: context, cancelToken: cancelToken) { try recovery($0).base })
+        FutureStream<T>(
+            base.recoverWith(context: context, cancelToken: cancelToken ?? .unused) { try recovery($0).base })
     }
 
     /// Transforms every error; values pass through.
     @inlinable
     public func mapError(
         context: ExecutionContext = QueueContext.futuresDefault,
-        cancelToken: CancelToken = .unused,
+        cancelToken: CancelToken? = nil,
         mapping: @escaping @Sendable (any Error) -> any Error
     ) -> FutureStream<T> {
-        FutureStream<T>(base.mapError(context: context, cancelToken: cancelToken, mapping: mapping))
+        FutureStream<T>(base.mapError(context: context, cancelToken: cancelToken ?? .unused, mapping: mapping))
     }
 }
 

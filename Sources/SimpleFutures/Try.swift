@@ -1,59 +1,28 @@
 import Futures
 
-/// The result of a computation: a value or an error (SimpleFutures' `Try`).
+/// The result of a computation, a value or an error: SimpleFutures' `Try`, spelled as the standard
+/// `Result` with an untyped error.
 ///
-/// Futures complete with a `Try`, and `onComplete` passes one. Convert with `init(_:)`
-/// and `result`.
-public enum Try<T> {
-    /// A value.
-    case success(T)
-    /// An error.
-    case failure(any Error)
+/// Futures complete with a `Try`, and `onComplete` passes one; `.success(value)` and `.failure(error)`
+/// match as in SimpleFutures. Being `Result`, a `Try` passes between this module and the core with no
+/// conversion. `value` and `error` come with the core (`import Futures` declares them on `Result`);
+/// `map`, `flatMap` and `mapError` are the standard ones (their closures do not throw).
+public typealias Try<T> = Result<T, any Error>
 
+extension Result where Failure == any Error {
     /// Creates a successful `Try`.
     @inlinable
-    public init(_ value: T) { self = .success(value) }
+    public init(_ value: Success) { self = .success(value) }
 
     /// Creates a failed `Try`.
     @inlinable
+    @_disfavoredOverload
     public init(_ error: any Error) { self = .failure(error) }
 
     /// Runs `task` at once and holds its value, or the error it throws.
     @inlinable
-    public init(_ task: () throws -> T) {
+    public init(_ task: () throws -> Success) {
         do { self = .success(try task()) } catch { self = .failure(error) }
-    }
-
-    /// Creates a `Try` from a standard `Result`.
-    @inlinable
-    public init(_ result: Result<T, any Error>) {
-        switch result {
-        case .success(let value): self = .success(value)
-        case .failure(let error): self = .failure(error)
-        }
-    }
-
-    /// The same outcome as a standard `Result`.
-    @inlinable
-    public var result: Result<T, any Error> {
-        switch self {
-        case .success(let value): return .success(value)
-        case .failure(let error): return .failure(error)
-        }
-    }
-
-    /// The value, or `nil` on failure.
-    @inlinable
-    public var value: T? {
-        if case .success(let value) = self { return value }
-        return nil
-    }
-
-    /// The error, or `nil` on success.
-    @inlinable
-    public var error: (any Error)? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 
     /// Whether this holds a value.
@@ -67,37 +36,9 @@ public enum Try<T> {
     @inlinable
     public func isFailure() -> Bool { !isSuccess() }
 
-    /// Transforms the value; what `mapping` throws becomes the failure. A failure passes through.
-    @inlinable
-    public func map<M>(_ mapping: (T) throws -> M) -> Try<M> {
-        switch self {
-        case .success(let value): return Try<M> { try mapping(value) }
-        case .failure(let error): return .failure(error)
-        }
-    }
-
-    /// Continues with the `Try` `mapping` returns for the value; what it throws becomes the failure.
-    @inlinable
-    public func flatMap<M>(_ mapping: (T) throws -> Try<M>) -> Try<M> {
-        switch self {
-        case .success(let value):
-            do { return try mapping(value) } catch { return .failure(error) }
-        case .failure(let error): return .failure(error)
-        }
-    }
-
-    /// Transforms the error; a value passes through.
-    @inlinable
-    public func mapError(_ mapping: (any Error) -> any Error) -> Try<T> {
-        switch self {
-        case .success: return self
-        case .failure(let error): return .failure(mapping(error))
-        }
-    }
-
     /// Replaces a failure with the value `recovery` returns (or the error it throws).
     @inlinable
-    public func recover(_ recovery: (any Error) throws -> T) -> Try<T> {
+    public func recover(_ recovery: (any Error) throws -> Success) -> Try<Success> {
         switch self {
         case .success: return self
         case .failure(let error): return Try { try recovery(error) }
@@ -106,7 +47,7 @@ public enum Try<T> {
 
     /// Replaces a failure with the `Try` `recovery` returns (or the error it throws).
     @inlinable
-    public func recoverWith(_ recovery: (any Error) throws -> Try<T>) -> Try<T> {
+    public func recoverWith(_ recovery: (any Error) throws -> Try<Success>) -> Try<Success> {
         switch self {
         case .success: return self
         case .failure(let error):
@@ -114,10 +55,10 @@ public enum Try<T> {
         }
     }
 
-    /// Keeps the value if `predicate` accepts it; else fails with `FuturesError.noSuchElement` (or
-    /// the error `predicate` throws).
+    /// Keeps the value if `predicate` accepts it; else fails with `FuturesError.noSuchElement` (or the
+    /// error `predicate` throws).
     @inlinable
-    public func filter(_ predicate: (T) throws -> Bool) -> Try<T> {
+    public func filter(_ predicate: (Success) throws -> Bool) -> Try<Success> {
         switch self {
         case .success(let value):
             do { return try predicate(value) ? self : .failure(FuturesError.noSuchElement) } catch {
@@ -129,51 +70,36 @@ public enum Try<T> {
 
     /// Runs `apply` with the value; an error it throws is ignored. Does nothing on failure.
     @inlinable
-    public func forEach(_ apply: (T) throws -> Void) {
+    public func forEach(_ apply: (Success) throws -> Void) {
         if case .success(let value) = self { try? apply(value) }
     }
 
     /// This `Try` if it holds a value, else `failed`.
     @inlinable
-    public func orElse(_ failed: Try<T>) -> Try<T> {
+    public func orElse(_ failed: Try<Success>) -> Try<Success> {
         if case .success = self { return self }
         return failed
     }
 
     /// The value as an optional (`nil` on failure).
     @inlinable
-    public func toOptional() -> T? { value }
+    public func toOptional() -> Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
 
     /// The value, or `failed` on failure.
     @inlinable
-    public func getOrElse(_ failed: T) -> T {
+    public func getOrElse(_ failed: Success) -> Success {
         if case .success(let value) = self { return value }
         return failed
     }
 }
 
-extension Try: Sendable where T: Sendable {}
-
 /// The value of `left`, or `right` if it failed.
 @inlinable
 public func ?? <T>(left: Try<T>, right: T) -> T {
     left.getOrElse(right)
-}
-
-extension Sequence {
-    /// All values of these `Try`s in order, or the first failure.
-    @inlinable
-    public func sequence<T>() -> Try<[T]> where Element == Try<T> {
-        var values: [T] = []
-        values.reserveCapacity(underestimatedCount)
-        for element in self {
-            switch element {
-            case .success(let value): values.append(value)
-            case .failure(let error): return .failure(error)
-            }
-        }
-        return .success(values)
-    }
 }
 
 extension Optional {

@@ -79,3 +79,19 @@ struct DeliberateDifferenceTests {
         #expect(seen.value == 1)
     }
 }
+
+@Suite("SimpleFutures: source compatibility")
+struct SourceCompatibilityTests {
+    @Test func writersCanBePassedAsFunctions() {
+        let promise = Promise<Int>()
+        let future = Future<Int>()
+        let stream = FutureStream<Int>()
+        let completions: [(Int) -> Void] = [promise.success, future.success, stream.success]
+        for completion in completions { completion(1) }
+        let failures: [(any Error) -> Void] = [promise.failure, future.failure, stream.failure]
+        for failure in failures { failure(TestError.failed) }
+        #expect(promise.future.result?.value == 1)
+        #expect(future.result?.value == 1)
+        #expect(stream.count == 2)
+    }
+}

@@ -19,6 +19,7 @@ let benchmarks: @Sendable () -> Void = {
     registerCompetitorsW2s()
     registerFuturesW1Task()
     registerFuturesW2sTask()
+    registerSimpleFuturesFace()
     registerFuturesW2()
     registerFuturesW2One()
     registerCompetitorsW2()

@@ -128,7 +128,7 @@ extension Future {
     /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
     /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``.
     @inlinable
-    final func derive<U: Sendable, E1: Error>(
+    package final func derive<U: Sendable, E1: Error>(
         _ context: ExecutionContext,
         step: StaticString = #function,
         file: StaticString = #fileID,
