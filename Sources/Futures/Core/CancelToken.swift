@@ -41,7 +41,7 @@ public final class CancelToken: Sendable {
 
     /// Whether this is the shared placeholder used for an omitted `cancelToken:` argument.
     @inlinable
-    package var isUnused: Bool { self === CancelToken.unused }
+    var isUnused: Bool { self === CancelToken.unused }
 
     /// The registrations made on one owner. The owner is held weakly: when it is gone, a new object
     /// may get the same address (the same key), so a bucket counts only while `owner` is still there.

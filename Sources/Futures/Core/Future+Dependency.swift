@@ -113,7 +113,7 @@ extension Future {
     /// callbacks run through the trampoline, as `complete` runs them), with no registration; there is
     /// nothing to forward to a completed future.
     @inlinable
-    package final func completeWith(_ other: Future<T, E>) {
+    final func completeWith(_ other: Future<T, E>) {
         if let completed = other.ifCompleted({ $0 }) {
             if FailureTracing.isLive { FailureTracing.follows(self, other) }
             complete(completed)
