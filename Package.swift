@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FuturesLogging", targets: ["FuturesLogging"]),
         .library(name: "BoltsSwift", targets: ["BoltsSwift"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
+        .library(name: "SimpleFutures", targets: ["SimpleFutures"]),
     ],
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
     // library has no dependencies; enable `NIO` for `FuturesNIO` (SwiftNIO) and `Combine` for
@@ -82,6 +83,12 @@ let package = Package(
             dependencies: ["Futures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // SimpleFutures' API (`import SimpleFutures`), a thin face over `Futures`.
+        .target(
+            name: "SimpleFutures",
+            dependencies: ["Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // A small HTTP server on 127.0.0.1 for the tour and the tests; not a product, no dependencies.
         .target(
             name: "LoopbackHTTP",
@@ -136,6 +143,11 @@ let package = Package(
         .testTarget(
             name: "BoltsSwiftTests",
             dependencies: ["BoltsSwift", "Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "SimpleFuturesTests",
+            dependencies: ["SimpleFutures", "Futures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -39,6 +39,7 @@ let package = Package(
                 "NaiveReference",
                 .product(name: "Futures", package: "swift-futures"),
                 .product(name: "BoltsSwift", package: "swift-futures"),
+                .product(name: "SimpleFutures", package: "swift-futures"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

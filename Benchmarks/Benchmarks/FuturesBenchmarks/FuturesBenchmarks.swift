@@ -20,6 +20,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesW1Task()
     registerFuturesW2sTask()
     registerBoltsSwiftFace()
+    registerSimpleFuturesFace()
     registerFuturesW2()
     registerFuturesW2One()
     registerCompetitorsW2()

@@ -23,10 +23,14 @@ extension Future where E == any Error {
     /// `CancelToken`: the one slow path of every throwing combinator. With a token in use, `body` is
     /// registered so that `cancel(cancelToken)` unregisters it and fails the returned future (see
     /// ``cancelling(_:_:)``); the returned future is one consumer of this one either way.
+    ///
+    /// `failingOnCancel: false` (the `SimpleFutures` module's form) only unregisters `body`: the returned
+    /// future then stays pending, as SimpleFutures left it.
     @inlinable
-    func deriveWithToken<U>(
+    package func deriveWithToken<U>(
         _ context: ExecutionContext,
         _ cancelToken: CancelToken,
+        failingOnCancel: Bool = true,
         step: StaticString,
         file: StaticString,
         line: UInt,
@@ -35,7 +39,8 @@ extension Future where E == any Error {
         if cancelToken.isUnused { return derive(context, step: step, file: file, line: line, body) }
         let future = Future<U, any Error>()
         if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.cancelling(future, cancelToken)) { result in
+        let onCancel = failingOnCancel ? Self.cancelling(future, cancelToken) : nil
+        whenComplete(context, cancelToken: cancelToken, onCancel: onCancel) { result in
             body(result, future)
         }
         future.linkProgressAndCancellation(to: self, after: registrationLocked())
@@ -268,7 +273,7 @@ extension Future where E == any Error {
     /// error `makeFuture` throws. Shared by the throwing continuations (`flatMap`, `recoverWith`, Bolts'
     /// task-returning blocks).
     @inlinable
-    func completeWith(_ makeFuture: () throws -> Future<T, any Error>) {
+    package func completeWith(_ makeFuture: () throws -> Future<T, any Error>) {
         do {
             completeWith(try makeFuture())
         } catch {

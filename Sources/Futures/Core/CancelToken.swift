@@ -37,7 +37,7 @@ public final class CancelToken: Sendable {
 
     /// The token used when a caller passes none: never stored, so it costs nothing.
     @usableFromInline
-    static let unused = CancelToken()
+    package static let unused = CancelToken()
 
     /// Whether this is the shared placeholder used for an omitted `cancelToken:` argument.
     @inlinable

@@ -116,7 +116,7 @@ extension Future {
     /// Cancelling removes the registration from this (pending) future at once and releases `body`.
     /// A context from an ``InvalidationToken`` also hands the registration to that token.
     @inlinable
-    func whenComplete(
+    package func whenComplete(
         _ context: ExecutionContext,
         cancelToken: CancelToken,
         onCancel: (@Sendable () -> Void)? = nil,

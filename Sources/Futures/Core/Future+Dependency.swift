@@ -55,6 +55,18 @@ extension Future {
         return registration
     }
 
+    /// ``depend(on:_:link:asking:_:)`` for another module of this package (the `SimpleFutures` face):
+    /// `body` runs on `context` with `input`'s result, and this future is one consumer of `input`, whose
+    /// result it takes as its own (``DependencyLink/follows``).
+    @inlinable
+    package final func depend<S: Sendable, SE: Error>(
+        upon input: Future<S, SE>,
+        _ context: ExecutionContext,
+        _ body: @escaping @Sendable (Result<S, SE>) -> Void
+    ) {
+        depend(on: input, context, link: .follows, body)
+    }
+
     /// Steps 2 and 3 of ``depend(on:_:link:asking:_:)``, for a registration made another way (with a
     /// `CancelToken`, or removable): `registration` is what it saw of `input`.
     @inlinable

@@ -77,7 +77,7 @@ public enum FuturesDiagnostics {
 
     /// Sends `diagnostic` to the current handler.
     @usableFromInline
-    static func report(_ diagnostic: FuturesDiagnostic) {
+    package static func report(_ diagnostic: FuturesDiagnostic) {
         if let handler = taskHandler ?? processHandler.value {
             handler(diagnostic)
         } else {

@@ -53,7 +53,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// - Precondition: `capacity >= 0`; a negative capacity stops the program with the message
     ///   "FutureStream: capacity must not be negative".
     @usableFromInline
-    init(openWithCapacity capacity: Int) {
+    package init(openWithCapacity capacity: Int) {
         precondition(capacity >= 0, "FutureStream: capacity must not be negative (got \(capacity))")
         self.capacity = capacity
         self.state = StreamState(capacity: capacity)
@@ -125,7 +125,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// Adds a result and hands it to every subscriber; returns `false` if the stream has ended.
     @inlinable
     @discardableResult
-    func publish(_ result: Result<T, any Error>) -> Bool {
+    package func publish(_ result: Result<T, any Error>) -> Bool {
         var evicted: Result<T, any Error>? = nil
         lock.lock()
         let action = state.publish(result, evicted: &evicted)

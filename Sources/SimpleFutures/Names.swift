@@ -1,0 +1,37 @@
+import Futures
+
+// The names a SimpleFutures user spells that the core already has with the same members: given here as
+// typealiases, so that a file importing only `SimpleFutures` sees them.
+
+/// Where callbacks and combinator closures run: the core's `Futures.ExecutionContext` value.
+///
+/// SimpleFutures' `ExecutionContext` was a protocol; here a context is a value. Build a custom one with
+/// `ExecutionContext { task in … }` (see <doc:MigratingFromSimpleFutures>).
+public typealias ExecutionContext = Futures.ExecutionContext
+
+/// SimpleFutures' context that runs tasks asynchronously on a `Queue`: `QueueContext.main`,
+/// `QueueContext.global`, `QueueContext(queue:)` and `QueueContext.futuresDefault` (the context an
+/// omitted `context:` argument means).
+public typealias QueueContext = Futures.QueueContext
+
+/// A wrapper around a Dispatch queue: `sync`, `async` and `delay(_:request:)`.
+public typealias Queue = Futures.Queue
+
+/// A handle for unsubscribing callbacks and combinators: pass it as `cancelToken:`, then call
+/// `cancel(token)` on the future or stream they were registered on.
+public typealias CancelToken = Futures.CancelToken
+
+/// The errors the library raises itself: `.noSuchElement` (a `withFilter` rejected the value) and
+/// `.invalidValue` (a `(nil, nil)` completion handler).
+public typealias FuturesError = Futures.FuturesError
+
+/// A context that runs every task synchronously on the calling thread (through the core's trampoline,
+/// so a long chain of immediate callbacks uses bounded stack). Handy in tests.
+///
+/// The core has the same function; in a file that imports both modules the core's is chosen (it
+/// returns the same context), so the call is not ambiguous.
+@inlinable
+@_disfavoredOverload
+public func ImmediateContext() -> ExecutionContext {
+    immediateExecutionContext
+}
