@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Futures", targets: ["Futures"]),
         .library(name: "FuturesNIO", targets: ["FuturesNIO"]),
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
+        .library(name: "BrightFutures", targets: ["BrightFutures"]),
         .executable(name: "futures-tour", targets: ["futures-tour"]),
     ],
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
@@ -60,6 +61,12 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // BrightFutures' module name over the core: `import BrightFutures` keeps compiling unchanged.
+        .target(
+            name: "BrightFutures",
+            dependencies: ["Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // A small HTTP server on 127.0.0.1 for the tour and the tests; not a product, no dependencies.
         .target(
             name: "LoopbackHTTP",
@@ -78,6 +85,11 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "BrightFuturesTests",
+            dependencies: ["BrightFutures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

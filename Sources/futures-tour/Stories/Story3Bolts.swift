@@ -37,7 +37,7 @@ func storyBolts(_ client: SiteClient) async -> StoryRow {
 
     // A fault passes through the continuations that only handle success, to the one that handles it.
     let missing = task(client.send("/profiles/none/extra"))
-        .continueOnSuccessWith { (data: Data) -> String in "never runs: \(data.count) bytes" }
+        .continueOnSuccessWith { (task: BFTask<Data>) -> String in "never runs: \(task.result!.count) bytes" }
         .continueWith { (task: BFTask<String>) -> String in
             if let error = task.error { return "handled at the end: \(error)" }
             return "unexpected success"

@@ -70,7 +70,7 @@ final class FakeBackend: Sendable {
         let inFlight = deletesInFlight.increment()
         maxDeletesInFlight.withMax(inFlight)
         let gate = deleteGate.value ?? BFTask(result: ())
-        return gate.continueWith(executor: BFExecutor(dispatchQueue: queue)) { _ in
+        return gate.continueWith(executor: BFExecutor(dispatchQueue: queue)) { _ -> Void in
             self.comments.withValue { $0.removeAll { $0 == comment } }
             self.deleted.append(comment.id)
             self.deletesInFlight.decrement()
@@ -137,9 +137,10 @@ struct BoltsGuideTests {
     }
 
     @Test func continueOnSuccessWithRunsOnlyWhenTheSaveSucceeded() async throws {
-        let saved = backend.saveAsync(Student(name: "Alan", gpa: 3.5)).continueOnSuccessWith { object in
+        let saved = backend.saveAsync(Student(name: "Alan", gpa: 3.5)).continueOnSuccessWith { succeeded in
+            let object = succeeded.result!
             // the object was saved successfully.
-            object.name
+            return object.name
         }
         #expect(try await saved.get() == "Alan")
     }
@@ -147,13 +148,15 @@ struct BoltsGuideTests {
     // MARK: Chaining tasks together
 
     @Test func chainingTasksMarksTheValedictorianAndTheSalutatorianWithoutNesting() async throws {
-        let done = backend.findStudentsByGPA().continueOnSuccessWith { students in
+        let done = backend.findStudentsByGPA().continueOnSuccessWith { succeeded in
+            let students = succeeded.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             return self.backend.saveAsync(valedictorian)
         }.continueOnSuccessWith { _ in
             self.backend.findStudentsByGPA()
-        }.continueOnSuccessWith { students in
+        }.continueOnSuccessWith { succeeded in
+            let students = succeeded.result!
             var salutatorian = students[1]
             salutatorian.salutatorian = true
             return self.backend.saveAsync(salutatorian)
@@ -173,7 +176,8 @@ struct BoltsGuideTests {
     @Test func oneErrorHandlerAtTheEndOfTheChainCatchesTheFailure() async throws {
         let skipped = Counter()
         let handled = LockedBox<BackendError?>(nil)
-        let done = backend.findStudentsByGPA().continueOnSuccessWith { students -> BFTask<Student> in
+        let done = backend.findStudentsByGPA().continueOnSuccessWith { succeeded -> BFTask<Student> in
+            let students = succeeded.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             // Force this callback to fail.
@@ -193,10 +197,11 @@ struct BoltsGuideTests {
             skipped.increment()
             var salutatorian = task.result![1]
             salutatorian.salutatorian = true
-            return self.backend.saveAsync(salutatorian).continueOnSuccessWith { Optional($0) }
-        }.continueOnSuccessWith { result in
+            return self.backend.saveAsync(salutatorian).continueOnSuccessWith { Optional($0.result!) }
+        }.continueOnSuccessWith { succeeded in
+            let result = succeeded.result!
             // Everything is done! This gets called; the task's result is nil.
-            result == nil ? "done with nil" : "done with a student"
+            return result == nil ? "done with nil" : "done with a student"
         }
         #expect(try await done.get() == "done with nil")
         #expect(handled.value == BackendError(domain: "example.com", code: -1))
@@ -301,8 +306,8 @@ struct BoltsGuideTests {
         operations.name = "guide.operations"
         let both = fetchAsync("Linus").continueWith(executor: BFExecutor(dispatchQueue: queue)) { task in
             (task.result!.name, DispatchQueue.getSpecific(key: key) == true)
-        }.continueOnSuccessWith(executor: BFExecutor(operationQueue: operations)) { name, onQueue in
-            (name, onQueue, OperationQueue.current === operations)
+        }.continueOnSuccessWith(executor: BFExecutor(operationQueue: operations)) { task in
+            (task.result!.0, task.result!.1, OperationQueue.current === operations)
         }
         let (name, onQueue, onOperationQueue) = try await both.get()
         #expect(name == "Linus" && onQueue && onOperationQueue)

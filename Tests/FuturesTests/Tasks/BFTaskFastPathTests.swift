@@ -79,7 +79,8 @@ struct BFTaskFastPathTests {
     func aBlockRunsOnceAndOnTheCallingThreadBeforeTheCallReturnsIfTheTaskIsCompleted(entry: Entry) {
         let runs = Counter()
         let (task, complete) = entry.task(.result(1))
-        let next = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) -> Int in
+        let next = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) -> Int in
+            let value = succeeded.result!
             runs.increment()
             return value + 1
         }
@@ -111,8 +112,9 @@ struct BFTaskFastPathTests {
         let (task, complete) = entry.task(.result(1))
         let inner = BFTaskCompletionSource<Int>()
         let waiting: BFTask<Int> = task.continueWith(executor: entry.executor) { _ in inner.task }
-        let ready: BFTask<Int> = task.continueOnSuccessWith(executor: entry.executor) { value in
-            BFTask(result: value + 10)
+        let ready: BFTask<Int> = task.continueOnSuccessWith(executor: entry.executor) { succeeded in
+            let value = succeeded.result!
+            return BFTask(result: value + 10)
         }
         complete()
         #expect(Self.state(waiting) == "pending" && Self.state(ready) == "result 11")
@@ -147,7 +149,7 @@ struct BFTaskFastPathTests {
             task.continueWith(
                 executor: entry.executor, block: { _ in BFTask(result: 1) }, cancellationToken: token),
             task.continueOnSuccessWith(
-                executor: entry.executor, block: { (value: Int) in value }, cancellationToken: token),
+                executor: entry.executor, block: { (task: BFTask<Int>) in task.result! }, cancellationToken: token),
             task.continueOnErrorWith(executor: entry.executor, block: { _ in 0 }, cancellationToken: token),
         ]
         complete()
@@ -162,7 +164,8 @@ struct BFTaskFastPathTests {
         var seen: [String] = []
         for outcome in [Outcome.fault(3), .cancelled] {
             let (task, complete) = entry.task(outcome)
-            let valueForm = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) -> Int in
+            let valueForm = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) -> Int in
+                let value = succeeded.result!
                 ran.increment()
                 return value
             }
@@ -170,7 +173,8 @@ struct BFTaskFastPathTests {
                 ran.increment()
                 return task.result!
             }
-            let chainForm = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) in
+            let chainForm = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) in
+                let value = succeeded.result!
                 ran.increment()
                 return BFTask(result: value)
             }
@@ -220,8 +224,9 @@ struct BFTaskFastPathTests {
         do {
             let resource = Resource()
             weakResource = resource
-            next = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) -> Int in
-                withExtendedLifetime(resource) { value }
+            next = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) -> Int in
+                let value = succeeded.result!
+                return withExtendedLifetime(resource) { value }
             }
         }
         complete()

@@ -161,15 +161,15 @@ struct BFTaskContinuationTests {
         #expect(type(of: task.continueWith { $0.result! + 1 }) == BFTask<Int>.self)
         #expect(type(of: task.continueOnSuccessWith { _ in text }) == BFTask<String>.self)
         #expect(type(of: task.continueWith(cancellationToken: source.token) { _ in text }) == BFTask<String>.self)
-        // A multi-statement block without `return` where a `BFTask<Void>` is expected.
+        // A multi-statement block without `return` where a `BFTask<Void>` is expected (annotated `-> Void`).
         func sideEffects() -> BFTask<Void> {
-            task.continueWith { _ in
+            task.continueWith { _ -> Void in
                 runs.increment()
                 runs.increment()
             }
         }
         func sideEffectsOnSuccess() -> BFTask<Void> {
-            task.continueOnSuccessWith(cancellationToken: source.token) { _ in
+            task.continueOnSuccessWith(cancellationToken: source.token) { _ -> Void in
                 runs.increment()
                 runs.increment()
             }
@@ -181,7 +181,7 @@ struct BFTaskContinuationTests {
         // Objective-C Bolts' Swift spellings, with labels.
         let labelled = task.continueWith(block: { $0.result! + 1 })
         let withExecutor = task.continueWith(executor: .immediate, block: { _ in text })
-        let onSuccess = task.continueOnSuccessWith(block: { $0 * 3 })
+        let onSuccess = task.continueOnSuccessWith(block: { $0.result! * 3 })
         let withToken = task.continueWith(executor: .immediate, block: { _ in 0 }, cancellationToken: source.token)
         #expect(labelled.result == 2 && withExecutor.result == "x" && onSuccess.result == 3 && withToken.result == 0)
     }
@@ -202,13 +202,14 @@ struct BFTaskContinuationTests {
 
     @Test func anUncancelledTokenLetsTheBlockRun() {
         let source = BFCancellationTokenSource()
-        let next = BFTask(result: 2).continueOnSuccessWith(cancellationToken: source.token) { $0 * 2 }
+        let next = BFTask(result: 2).continueOnSuccessWith(cancellationToken: source.token) { $0.result! * 2 }
         #expect(next.result == 4)
     }
 
     @Test func continueOnSuccessWithPassesFaultsAndCancellationThrough() {
         let ran = Counter()
-        let faulted = BFTask<Int>(error: TestError(code: 3)).continueOnSuccessWith { value -> Int in
+        let faulted = BFTask<Int>(error: TestError(code: 3)).continueOnSuccessWith { succeeded -> Int in
+            let value = succeeded.result!
             ran.increment()
             return value
         }
@@ -216,7 +217,7 @@ struct BFTaskContinuationTests {
         #expect((faulted.error as? TestError)?.code == 3)
         #expect(cancelled.isCancelled)
         #expect(ran.value == 0)
-        let succeeded = BFTask(result: 3).continueOnSuccessWith { BFTask(result: "\($0)") }
+        let succeeded = BFTask(result: 3).continueOnSuccessWith { BFTask(result: "\($0.result!)") }
         #expect(succeeded.result == "3")
         let thrown = BFTask(result: 3).continueOnSuccessWith { _ -> Int in throw TestError(code: 9) }
         #expect((thrown.error as? TestError)?.code == 9)
@@ -280,7 +281,7 @@ struct BFTaskContinuationTests {
         do {
             let first = BFTask(result: 1)
             weakFirst = first.future
-            last = first.continueOnSuccessWith { $0 + 1 }
+            last = first.continueOnSuccessWith { $0.result! + 1 }
         }
         #expect(last.result == 2)
         #expect(weakFirst == nil)
@@ -290,7 +291,7 @@ struct BFTaskContinuationTests {
         let source = BFTaskCompletionSource<Int>()
         var task = source.task
         for _ in 0..<100_000 {
-            task = task.continueOnSuccessWith(executor: .immediate) { $0 + 1 }
+            task = task.continueOnSuccessWith(executor: .immediate) { $0.result! + 1 }
         }
         source.set(result: 0)
         task.waitUntilFinished()
@@ -400,7 +401,7 @@ struct BFExecutorTests {
         }
         let next = BFTask(result: 1)
             .continueWith(executor: executor) { $0.result! + 1 }
-            .continueOnSuccessWith(executor: executor) { $0 * 10 }
+            .continueOnSuccessWith(executor: executor) { $0.result! * 10 }
         #expect(try await next.get() == 20)
         #expect(handed.value == 2)
     }
