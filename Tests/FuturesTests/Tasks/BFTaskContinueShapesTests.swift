@@ -145,7 +145,8 @@ struct BFTaskContinueShapesTests {
             return next.task
         }
         let fromValue = numbers.continueOnSuccessWith { _ in next.task }
-        let fromValueWithToken = numbers.continueOnSuccessWith(cancellationToken: source.token) { (succeeded: BFTask<[Int]>) in
+        let fromValueWithToken = numbers.continueOnSuccessWith(cancellationToken: source.token) {
+            (succeeded: BFTask<[Int]>) in
             _ = succeeded.result!
             return next.task
         }
