@@ -70,27 +70,27 @@ public enum BrightFutures {
     /// Runs tasks at once until a nesting depth, then on a global queue.
     public static var maxStackDepthExecutionContext: ExecutionContext { Futures.maxStackDepthExecutionContext }
 
-    /// `BrightFutures.Future`: ``Futures/Future``.
+    /// `BrightFutures.Future`: `Futures.Future`.
     public typealias Future<T: Sendable, E: Error> = Futures.Future<T, E>
-    /// `BrightFutures.Promise`: ``Futures/Promise``.
+    /// `BrightFutures.Promise`: `Futures.Promise`.
     public typealias Promise<T: Sendable, E: Error> = Futures.Promise<T, E>
-    /// `BrightFutures.Async`: ``Futures/Async``.
+    /// `BrightFutures.Async`: `Futures.Async`.
     public typealias Async<Value: Sendable> = Futures.Async<Value>
-    /// `BrightFutures.BrightFuturesError`: ``Futures/BrightFuturesError``.
+    /// `BrightFutures.BrightFuturesError`: `Futures.BrightFuturesError`.
     public typealias BrightFuturesError<E: Error> = Futures.BrightFuturesError<E>
-    /// `BrightFutures.ExecutionContext`: ``Futures/ExecutionContext``.
+    /// `BrightFutures.ExecutionContext`: `Futures.ExecutionContext`.
     public typealias ExecutionContext = Futures.ExecutionContext
-    /// `BrightFutures.InvalidationToken`: ``Futures/InvalidationToken``.
+    /// `BrightFutures.InvalidationToken`: `Futures.InvalidationToken`.
     public typealias InvalidationToken = Futures.InvalidationToken
-    /// `BrightFutures.InvalidationTokenType`: ``Futures/InvalidationTokenType``.
+    /// `BrightFutures.InvalidationTokenType`: `Futures.InvalidationTokenType`.
     public typealias InvalidationTokenType = Futures.InvalidationTokenType
-    /// `BrightFutures.ManualInvalidationTokenType`: ``Futures/ManualInvalidationTokenType``.
+    /// `BrightFutures.ManualInvalidationTokenType`: `Futures.ManualInvalidationTokenType`.
     public typealias ManualInvalidationTokenType = Futures.ManualInvalidationTokenType
-    /// `BrightFutures.ResultProtocol`: ``Futures/ResultProtocol``.
+    /// `BrightFutures.ResultProtocol`: `Futures.ResultProtocol`.
     public typealias ResultProtocol = Futures.ResultProtocol
-    /// `BrightFutures.LoggerType`: ``Futures/LoggerType``.
+    /// `BrightFutures.LoggerType`: `Futures.LoggerType`.
     public typealias LoggerType = Futures.LoggerType
-    /// `BrightFutures.Logger`: ``Futures/PrintLogger``.
+    /// `BrightFutures.Logger`: `Futures.PrintLogger`.
     public typealias Logger = Futures.PrintLogger
     /// `BrightFutures.NoValue`: `Never`.
     public typealias NoValue = Never
