@@ -48,20 +48,20 @@ func namedTaskChain() -> BFTask<String> {
 
 func tasksReturnedFromBlocks() -> BFTask<Int> {
     numberAsync(1)
-        .continueOnSuccessWith { numberAsync($0.result! + 1) }
-        .continueOnSuccessWith { numberAsync($0.result! * 2) }
+        .continueOnSuccessWithTask { numberAsync($0.result! + 1) }
+        .continueOnSuccessWithTask { numberAsync($0.result! * 2) }
         .continueWith { $0.result! - 3 }
-        .continueOnSuccessWith { task in numberAsync(task.result! + 4) }
+        .continueOnSuccessWithTask { task in numberAsync(task.result! + 4) }
 }
 
 func guideChainingTasks() -> BFTask<(any Sendable)?> {
-    findAsync().continueOnSuccessWith { (task: BFTask<[BudgetStudent]>) -> BFTask<BudgetStudent> in
+    findAsync().continueOnSuccessWithTask { (task: BFTask<[BudgetStudent]>) -> BFTask<BudgetStudent> in
         var valedictorian = task.result![0]
         valedictorian.valedictorian = true
         return saveAsync(valedictorian)
-    }.continueOnSuccessWith { (task: BFTask<BudgetStudent>) -> BFTask<[BudgetStudent]> in
+    }.continueOnSuccessWithTask { (task: BFTask<BudgetStudent>) -> BFTask<[BudgetStudent]> in
         findAsync()
-    }.continueOnSuccessWith { (task: BFTask<[BudgetStudent]>) -> BFTask<BudgetStudent> in
+    }.continueOnSuccessWithTask { (task: BFTask<[BudgetStudent]>) -> BFTask<BudgetStudent> in
         saveAsync(task.result![1])
     }.continueOnSuccessWith { (task: BFTask<BudgetStudent>) -> (any Sendable)? in
         nil
@@ -69,9 +69,9 @@ func guideChainingTasks() -> BFTask<(any Sendable)?> {
 }
 
 func guideErrorHandling() -> BFTask<String> {
-    findAsync().continueOnSuccessWith { task -> BFTask<[BudgetStudent]> in
+    findAsync().continueOnSuccessWithTask { task -> BFTask<[BudgetStudent]> in
         BFTask(error: CancellationError())
-    }.continueWith { task -> BFTask<BudgetStudent?> in
+    }.continueWithTask { task -> BFTask<BudgetStudent?> in
         if task.error != nil {
             return BFTask(result: nil)
         }
@@ -82,13 +82,13 @@ func guideErrorHandling() -> BFTask<String> {
 }
 
 func guideSeriesAndParallel(_ ids: [Int]) -> BFTask<Void> {
-    numberAsync(0).continueWith { (task: BFTask<Int>) -> BFTask<Void> in
+    numberAsync(0).continueWithTask { (task: BFTask<Int>) -> BFTask<Void> in
         var series = BFTask(result: ())
         for id in ids {
-            series = series.continueWith { _ in numberAsync(id).continueWith { _ in () } }
+            series = series.continueWithTask { _ in numberAsync(id).continueWith { _ in () } }
         }
         return series
-    }.continueWith { (task: BFTask<Void>) -> BFTask<Void> in
+    }.continueWithTask { (task: BFTask<Void>) -> BFTask<Void> in
         BFTask(forCompletionOfAllTasks: ids.map { numberAsync($0) })
     }
 }
@@ -99,4 +99,19 @@ func executorsAndTokens(_ token: BFCancellationToken) -> BFTask<Int> {
         .continueOnSuccessWith(executor: .default, block: { $0.result! + 1 }, cancellationToken: token)
         .continueWith(cancellationToken: token) { $0.result! - 1 }
         .continueOnErrorWith { _ in 0 }
+}
+
+func fourToSixOperatorSteps() {
+    let four = BFTask(result: 2).continueWith { $0.result! * 2 }.continueWith { $0.result! + 1 }
+        .continueWith { $0.result! - 1 }.continueWith { $0.result! * 3 }
+    let six = BFTask(result: 2).continueWith { $0.result! * 2 }.continueWith { $0.result! + 1 }
+        .continueWith { $0.result! - 1 }.continueWith { $0.result! * 3 }.continueOnSuccessWith { $0.result! + 1 }
+        .continueOnSuccessWith { $0.result! / 2 }
+    _ = (four, six)
+}
+
+func literalTaskThenOperators() {
+    let task = BFTask(result: 1).continueWithTask { _ in BFTask(result: 2) }.continueWith { $0.result! * 2 }
+        .continueWith { $0.result! + 1 }.continueWith { $0.result! - 1 }.continueOnSuccessWith { $0.result! % 5 }
+    _ = task
 }

@@ -4,11 +4,12 @@
 /// Each name has the fewest declarations its call shapes need, so that ordinary chains of
 /// continuations with operators in `$0` blocks type-check quickly:
 ///
-/// - **What the block returns.** A value gives a `BFTask` of that value; a `BFTask` chains without
-///   nesting: the new task completes when that one does. A block that returns nothing gives a
-///   `BFTask<Void>`. The value-returning declarations are `@_disfavoredOverload`, so a block that
-///   returns a task always chains. The chaining form takes a block returning `BFTask<V>` itself (not
-///   any task-like type): a block whose result is an operator expression then rules it out at once.
+/// - **What the block returns.** `continueWith` and `continueOnSuccessWith` take a block returning a
+///   value (nothing: a `BFTask<Void>`); `continueWithTask` and `continueOnSuccessWithTask` take a block
+///   returning a `BFTask` and chain without nesting: the new task completes when that one does (Bolts-Swift's
+///   names; Objective-C Bolts told the two apart at run time). One name for both made every step of a
+///   chain of `$0` blocks two candidates, and a chain of four steps took seconds to type-check. A block
+///   that returns a task where a value form expects a value is told to use the `…Task` form.
 /// - **Where the token goes.** After the block, in Bolts' order
 ///   (`continueWith(executor:block:cancellationToken:)`), or before it so the block can be a trailing
 ///   closure (`continueWith(cancellationToken: token) { … }`). A call names the token or not, so only
@@ -36,7 +37,6 @@ extension BFTask {
     ///     `block` does not run and the new task is cancelled.
     /// - Returns: A task completed with `block`'s outcome.
     @inlinable
-    @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
         executor: BFExecutor = .default,
@@ -54,6 +54,10 @@ extension BFTask {
     /// Runs `block` with this task once it completes and returns a task that completes when the task
     /// `block` returns does: chaining without nesting (Bolts' block returning a `BFTask`).
     ///
+    /// ```swift
+    /// findAsync(query).continueWithTask { task in saveAsync(task.result![0]) }
+    /// ```
+    ///
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
     ///   - block: Receives this (completed) task and returns the next task; returning
@@ -63,7 +67,7 @@ extension BFTask {
     /// - Returns: A task with the outcome of `block`'s task.
     @inlinable
     @discardableResult
-    public func continueWith<V>(
+    public func continueWithTask<V>(
         executor: BFExecutor = .default,
         block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>,
         cancellationToken: BFCancellationToken? = nil
@@ -79,7 +83,6 @@ extension BFTask {
     /// The value form of `continueWith` with the token before the block, so the block can be a
     /// trailing closure: `task.continueWith(cancellationToken: token) { task in … }`.
     @inlinable
-    @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
         executor: BFExecutor = .default,
@@ -89,15 +92,15 @@ extension BFTask {
         continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// The chaining form of `continueWith` with the token before the block (trailing-closure friendly).
+    /// `continueWithTask` with the token before the block (trailing-closure friendly).
     @inlinable
     @discardableResult
-    public func continueWith<V>(
+    public func continueWithTask<V>(
         executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken?,
         block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>
     ) -> BFTask<V> {
-        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
+        continueWithTask(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
     // MARK: - continueOnSuccessWith, the block receives the task (Objective-C Bolts)
@@ -121,7 +124,6 @@ extension BFTask {
     ///     the new task is cancelled (even if this one faulted).
     /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
     @inlinable
-    @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
         executor: BFExecutor = .default,
@@ -151,7 +153,7 @@ extension BFTask {
     /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
     @inlinable
     @discardableResult
-    public func continueOnSuccessWith<V>(
+    public func continueOnSuccessWithTask<V>(
         executor: BFExecutor = .default,
         block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>,
         cancellationToken: BFCancellationToken? = nil
@@ -170,7 +172,6 @@ extension BFTask {
     /// `continueOnSuccessWith` with the token before the block, so the block can be a trailing closure:
     /// `task.continueOnSuccessWith(cancellationToken: token) { task in … }`.
     @inlinable
-    @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
         executor: BFExecutor = .default,
@@ -180,15 +181,15 @@ extension BFTask {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// The chaining `continueOnSuccessWith` with the token before the block.
+    /// `continueOnSuccessWithTask` with the token before the block.
     @inlinable
     @discardableResult
-    public func continueOnSuccessWith<V>(
+    public func continueOnSuccessWithTask<V>(
         executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken?,
         block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>
     ) -> BFTask<V> {
-        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+        continueOnSuccessWithTask(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
     // MARK: - continueOnErrorWith
@@ -371,6 +372,6 @@ extension BFTask {
     /// (preferred over the value form when `block` returns a task, so tasks never nest).
     @inlinable
     public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> BFTask<T>) {
-        self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
+        self = BFTask<Void>(result: ()).continueWithTask(executor: executor) { _ in try block() }
     }
 }

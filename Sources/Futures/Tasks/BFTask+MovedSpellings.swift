@@ -17,3 +17,54 @@ extension BFTask {
         fatalError("unavailable")
     }
 }
+
+/// A block returning a `BFTask` to `continueWith` or `continueOnSuccessWith`: those take value-returning
+/// blocks; the chaining forms are `continueWithTask` and `continueOnSuccessWithTask`. Unavailable, so that
+/// code whose types need the chained task gets a message naming the form to use; the compiler never
+/// considers these declarations for code that compiles. (Code that wants the nested `BFTask<BFTask<V>>`
+/// still gets it from the value form.)
+extension BFTask {
+    /// A task-returning block: use ``continueWithTask(executor:block:cancellationToken:)``.
+    @available(*, unavailable, renamed: "continueWithTask(executor:block:cancellationToken:)")
+    @discardableResult
+    public func continueWith<V>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<V> {
+        fatalError("unavailable")
+    }
+
+    /// A task-returning block: use ``continueWithTask(executor:cancellationToken:block:)``.
+    @available(*, unavailable, renamed: "continueWithTask(executor:cancellationToken:block:)")
+    @discardableResult
+    public func continueWith<V>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>
+    ) -> BFTask<V> {
+        fatalError("unavailable")
+    }
+
+    /// A task-returning block: use ``continueOnSuccessWithTask(executor:block:cancellationToken:)``.
+    @available(*, unavailable, renamed: "continueOnSuccessWithTask(executor:block:cancellationToken:)")
+    @discardableResult
+    public func continueOnSuccessWith<V>(
+        executor: BFExecutor = .default,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>,
+        cancellationToken: BFCancellationToken? = nil
+    ) -> BFTask<V> {
+        fatalError("unavailable")
+    }
+
+    /// A task-returning block: use ``continueOnSuccessWithTask(executor:cancellationToken:block:)``.
+    @available(*, unavailable, renamed: "continueOnSuccessWithTask(executor:cancellationToken:block:)")
+    @discardableResult
+    public func continueOnSuccessWith<V>(
+        executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken?,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>
+    ) -> BFTask<V> {
+        fatalError("unavailable")
+    }
+}

@@ -15,7 +15,7 @@ func storyBolts(_ client: SiteClient) async -> StoryRow {
     let series = Stopwatch()
     var deleting = BFTask<Void>(result: ())
     for id in comments {
-        deleting = deleting.continueWith { (_: BFTask<Void>) -> BFTask<Void> in
+        deleting = deleting.continueWithTask { (_: BFTask<Void>) -> BFTask<Void> in
             task(client.send("/comments/\(id)", method: "DELETE").map { _ in () })
         }
     }

@@ -23,7 +23,7 @@ private func downRecovering(_ n: Int) -> Future<Int, GError> {
 private func downTask(_ n: Int) -> BFTask<Int> {
     n == 0
         ? BFTask(result: 0)
-        : BFTask(result: n).continueOnSuccessWith(executor: .immediate) { (succeeded: BFTask<Int>) -> BFTask<Int> in
+        : BFTask(result: n).continueOnSuccessWithTask(executor: .immediate) { (succeeded: BFTask<Int>) -> BFTask<Int> in
             let value = succeeded.result!
             return downTask(value - 1)
         }

@@ -70,7 +70,7 @@ final class FakeBackend: Sendable {
         let inFlight = deletesInFlight.increment()
         maxDeletesInFlight.withMax(inFlight)
         let gate = deleteGate.value ?? BFTask(result: ())
-        return gate.continueWith(executor: BFExecutor(dispatchQueue: queue)) { _ -> Void in
+        return gate.continueWith(executor: BFExecutor(dispatchQueue: queue)) { _ in
             self.comments.withValue { $0.removeAll { $0 == comment } }
             self.deleted.append(comment.id)
             self.deletesInFlight.decrement()
@@ -153,7 +153,7 @@ struct BoltsGuideTests {
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             return self.backend.saveAsync(valedictorian)
-        }.continueOnSuccessWith { _ in
+        }.continueOnSuccessWithTask { _ in
             self.backend.findStudentsByGPA()
         }.continueOnSuccessWith { succeeded in
             let students = succeeded.result!
@@ -176,17 +176,17 @@ struct BoltsGuideTests {
     @Test func oneErrorHandlerAtTheEndOfTheChainCatchesTheFailure() async throws {
         let skipped = Counter()
         let handled = LockedBox<BackendError?>(nil)
-        let done = backend.findStudentsByGPA().continueOnSuccessWith { succeeded -> BFTask<Student> in
+        let done = backend.findStudentsByGPA().continueOnSuccessWithTask { succeeded -> BFTask<Student> in
             let students = succeeded.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             // Force this callback to fail.
             return BFTask(error: BackendError(domain: "example.com", code: -1))
-        }.continueOnSuccessWith { _ -> BFTask<[Student]> in
+        }.continueOnSuccessWithTask { _ -> BFTask<[Student]> in
             // Now this continuation will be skipped.
             skipped.increment()
             return self.backend.findStudentsByGPA()
-        }.continueWith { task -> BFTask<Student?> in
+        }.continueWithTask { task -> BFTask<Student?> in
             if let error = task.error {
                 // This error handler WILL be called; the error is the one returned above.
                 // Handle it by returning a new value: the task completes with nil.
@@ -234,13 +234,13 @@ struct BoltsGuideTests {
     // MARK: Tasks in series
 
     @Test func deletingEveryCommentInSeriesOneAfterTheOther() async throws {
-        let done = backend.findComments(post: 123).continueWith { task -> BFTask<Void> in
+        let done = backend.findComments(post: 123).continueWithTask { task -> BFTask<Void> in
             let results = task.result!
             // Create a trivial completed task as a base case.
             var series = BFTask(result: ())
             for result in results {
                 // For each item, extend the task with a function to delete the item.
-                series = series.continueWith { _ in self.backend.deleteAsync(result) }
+                series = series.continueWithTask { _ in self.backend.deleteAsync(result) }
             }
             return series
         }.continueWith { _ in
@@ -259,7 +259,7 @@ struct BoltsGuideTests {
         let gate = BFTaskCompletionSource<Void>()
         backend.deleteGate.value = gate.task
         let allStarted = BFTaskCompletionSource<Void>()
-        let done = backend.findComments(post: 123).continueWith { task -> BFTask<Void> in
+        let done = backend.findComments(post: 123).continueWithTask { task -> BFTask<Void> in
             // Collect one task for each delete into an array, starting each delete immediately.
             let tasks = task.result!.map { self.backend.deleteAsync($0) }
             allStarted.set(result: ())
@@ -318,7 +318,7 @@ struct BoltsGuideTests {
     /// The guide's `doSomethingComplicatedAsync:`: checks the token in its continuation.
     func doSomethingComplicatedAsync(_ cancellationToken: BFCancellationToken, firstStep: BFTask<Int>) -> BFTask<String>
     {
-        firstStep.continueWith { task in
+        firstStep.continueWithTask { task in
             if cancellationToken.isCancellationRequested {
                 return BFTask<String>.cancelled()
             }
@@ -423,18 +423,18 @@ struct BoltsGuideOriginalShapeTests {
     // MARK: Chaining tasks together
 
     @Test func chainingTasksTogether() async throws {
-        let done = backend.findStudentsByGPA().continueOnSuccessWith {
+        let done = backend.findStudentsByGPA().continueOnSuccessWithTask {
             (task: BFTask<[Student]>) -> BFTask<Student> in
             let students = task.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             return self.backend.saveAsync(valedictorian)
-        }.continueOnSuccessWith {
+        }.continueOnSuccessWithTask {
             (task: BFTask<Student>) -> BFTask<[Student]> in
             let valedictorian = task.result!
             #expect(valedictorian.valedictorian)
             return self.backend.findStudentsByGPA()
-        }.continueOnSuccessWith {
+        }.continueOnSuccessWithTask {
             (task: BFTask<[Student]>) -> BFTask<Student> in
             let students = task.result!
             var salutatorian = students[1]
@@ -455,19 +455,19 @@ struct BoltsGuideOriginalShapeTests {
     @Test func errorHandling() async throws {
         let skipped = Counter()
         let handled = Counter()
-        let done = backend.findStudentsByGPA().continueOnSuccessWith {
+        let done = backend.findStudentsByGPA().continueOnSuccessWithTask {
             (task: BFTask<[Student]>) -> BFTask<[Student]> in
             let students = task.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             // Force this callback to fail.
             return BFTask(error: NSError(domain: "example.com", code: -1, userInfo: nil))
-        }.continueOnSuccessWith {
+        }.continueOnSuccessWithTask {
             (task: BFTask<[Student]>) -> BFTask<[Student]> in
             // Now this continuation will be skipped.
             skipped.increment()
             return self.backend.findStudentsByGPA()
-        }.continueWith {
+        }.continueWithTask {
             (task: BFTask<[Student]>) -> BFTask<Student?> in
             if let error = task.error {
                 // This error handler WILL be called.
@@ -516,7 +516,7 @@ struct BoltsGuideOriginalShapeTests {
     // MARK: Tasks in series
 
     @Test func tasksInSeries() async throws {
-        let done = backend.findComments(post: 123).continueWith {
+        let done = backend.findComments(post: 123).continueWithTask {
             (task: BFTask<[Comment]>) -> BFTask<Void> in
             let results = task.result!
 
@@ -524,7 +524,7 @@ struct BoltsGuideOriginalShapeTests {
             var task = BFTask(result: ())
             for result in results {
                 // For each item, extend the task with a function to delete the item.
-                task = task.continueWith {
+                task = task.continueWithTask {
                     (task: BFTask<Void>) -> BFTask<Void> in
                     return self.backend.deleteAsync(result)
                 }
@@ -538,12 +538,13 @@ struct BoltsGuideOriginalShapeTests {
         #expect(try await done.get() == nil)
         #expect(backend.deleted.values == [1, 2, 4])
         // The guide's second version: the last block returns nothing.
-        let again = backend.findComments(post: 7).continueWith {
+        let again = backend.findComments(post: 7).continueWithTask {
             (task: BFTask<[Comment]>) -> BFTask<Void> in
             let results = task.result!
             var task = BFTask(result: ())
             for result in results {
-                task = task.continueWith { (task: BFTask<Void>) -> BFTask<Void> in self.backend.deleteAsync(result) }
+                task = task.continueWithTask { (task: BFTask<Void>) -> BFTask<Void> in self.backend.deleteAsync(result)
+                }
             }
             return task
         }.continueWith {
@@ -557,7 +558,7 @@ struct BoltsGuideOriginalShapeTests {
     // MARK: Tasks in parallel
 
     @Test func tasksInParallel() async throws {
-        let done = backend.findComments(post: 123).continueWith {
+        let done = backend.findComments(post: 123).continueWithTask {
             (task: BFTask<[Comment]>) -> BFTask<Void> in
             // Collect one task for each delete into an array.
             var tasks: [BFTask<Void>] = []

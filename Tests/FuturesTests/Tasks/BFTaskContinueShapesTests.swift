@@ -115,9 +115,9 @@ struct BFTaskContinueShapesTests {
     /// the first task (so that the second block could receive it as a *value*).
     @Test func aChainOfAnnotatedTaskBlocksChainsAndSkipsAfterAFault() {
         let ran = Counter()
-        let chain = numbers.continueOnSuccessWith { (task: BFTask<[Int]>) -> BFTask<[Int]> in
+        let chain = numbers.continueOnSuccessWithTask { (task: BFTask<[Int]>) -> BFTask<[Int]> in
             BFTask(error: TestError(code: 5))
-        }.continueOnSuccessWith { (task: BFTask<[Int]>) -> BFTask<[Int]> in
+        }.continueOnSuccessWithTask { (task: BFTask<[Int]>) -> BFTask<[Int]> in
             ran.increment()
             return task
         }
@@ -139,18 +139,18 @@ struct BFTaskContinueShapesTests {
 
     @Test func returningATaskChainsInBothForms() {
         let next = BFTaskCompletionSource<String>()
-        let fromTask = numbers.continueOnSuccessWith { (task: BFTask<[Int]>) -> BFTask<String> in next.task }
-        let fromTaskUnannotated = numbers.continueOnSuccessWith { task in
+        let fromTask = numbers.continueOnSuccessWithTask { (task: BFTask<[Int]>) -> BFTask<String> in next.task }
+        let fromTaskUnannotated = numbers.continueOnSuccessWithTask { task in
             _ = task.result!
             return next.task
         }
-        let fromValue = numbers.continueOnSuccessWith { _ in next.task }
-        let fromValueWithToken = numbers.continueOnSuccessWith(cancellationToken: source.token) {
+        let fromValue = numbers.continueOnSuccessWithTask { _ in next.task }
+        let fromValueWithToken = numbers.continueOnSuccessWithTask(cancellationToken: source.token) {
             (succeeded: BFTask<[Int]>) in
             _ = succeeded.result!
             return next.task
         }
-        let fromTaskWithToken = numbers.continueOnSuccessWith(cancellationToken: source.token) { task in
+        let fromTaskWithToken = numbers.continueOnSuccessWithTask(cancellationToken: source.token) { task in
             task.isCompleted ? next.task : BFTask<String>.cancelled()
         }
         let all = [fromTask, fromTaskUnannotated, fromValue, fromValueWithToken, fromTaskWithToken]
@@ -162,14 +162,14 @@ struct BFTaskContinueShapesTests {
     @Test func returningNothingGivesAVoidTaskInBothForms() {
         let runs = Counter()
         func valueForm() -> BFTask<Void> {
-            numbers.continueOnSuccessWith { succeeded -> Void in
+            numbers.continueOnSuccessWith { succeeded in
                 let students = succeeded.result!
                 runs.increment()
                 runs.increment(by: students.count)
             }
         }
         func taskForm() -> BFTask<Void> {
-            numbers.continueOnSuccessWith(cancellationToken: source.token) { task -> Void in
+            numbers.continueOnSuccessWith(cancellationToken: source.token) { task in
                 runs.increment()
                 runs.increment(by: task.result!.count)
             }
@@ -222,15 +222,15 @@ struct BFTaskContinueShapesTests {
         ]
         #expect(value.map(\.result) == [2, 3, 4, 2, 7, 8, 9, 10])
         let chained: [BFTask<String>] = [
-            numbers.continueWith { _ in text },
-            numbers.continueWith { (task: BFTask<[Int]>) -> BFTask<String> in text },
-            numbers.continueWith(block: { _ in text }, cancellationToken: source.token),
-            numbers.continueWith(cancellationToken: source.token) { _ in text },
+            numbers.continueWithTask { _ in text },
+            numbers.continueWithTask { (task: BFTask<[Int]>) -> BFTask<String> in text },
+            numbers.continueWithTask(block: { _ in text }, cancellationToken: source.token),
+            numbers.continueWithTask(cancellationToken: source.token) { _ in text },
         ]
         #expect(chained.map(\.result) == ["x", "x", "x", "x"])
         let runs = Counter()
         func nothing() -> BFTask<Void> {
-            numbers.continueWith(cancellationToken: source.token) { _ -> Void in
+            numbers.continueWith(cancellationToken: source.token) { _ in
                 runs.increment()
                 runs.increment()
             }

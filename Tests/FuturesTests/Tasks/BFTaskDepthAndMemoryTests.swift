@@ -5,7 +5,7 @@ import Testing
 /// Recursion through completed tasks: each level continues a completed task with the next level.
 private func down(_ n: Int, on executor: BFExecutor) -> BFTask<Int> {
     if n == 0 { return BFTask(result: 0) }
-    return BFTask(result: n).continueOnSuccessWith(executor: executor) { (succeeded: BFTask<Int>) -> BFTask<Int> in
+    return BFTask(result: n).continueOnSuccessWithTask(executor: executor) { (succeeded: BFTask<Int>) -> BFTask<Int> in
         let value = succeeded.result!
         return down(value - 1, on: executor)
     }
@@ -89,7 +89,8 @@ struct BFTaskMemoryTests {
             immediate.object = task.continueWith(executor: .immediate) { $0.result ?? 0 }.future
             byDefault.object = task.continueOnSuccessWith { $0.result! + 1 }.future
             chained.object =
-                task.continueWith(executor: .immediate) { (_: BFTask<Int>) -> BFTask<Int> in BFTask(result: 1) }.future
+                task.continueWithTask(executor: .immediate) { (_: BFTask<Int>) -> BFTask<Int> in BFTask(result: 1) }
+                .future
         }
         #expect(source.isFreed)
         #expect(immediate.isFreed)

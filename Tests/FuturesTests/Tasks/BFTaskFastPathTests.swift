@@ -96,8 +96,8 @@ struct BFTaskFastPathTests {
         let thrownCancellation = task.continueWith(executor: entry.executor) { _ -> Int in
             throw CancellationError()
         }
-        let returnedCancelled = task.continueWith(executor: entry.executor) { _ in BFTask<Int>.cancelled() }
-        let thrownFromChain = task.continueOnSuccessWith(executor: entry.executor) { _ -> BFTask<Int> in
+        let returnedCancelled = task.continueWithTask(executor: entry.executor) { _ in BFTask<Int>.cancelled() }
+        let thrownFromChain = task.continueOnSuccessWithTask(executor: entry.executor) { _ -> BFTask<Int> in
             throw TestError(code: 8)
         }
         complete()
@@ -111,8 +111,8 @@ struct BFTaskFastPathTests {
     func aReturnedTaskIsFollowedWhetherItIsPendingOrCompleted(entry: Entry) {
         let (task, complete) = entry.task(.result(1))
         let inner = BFTaskCompletionSource<Int>()
-        let waiting: BFTask<Int> = task.continueWith(executor: entry.executor) { _ in inner.task }
-        let ready: BFTask<Int> = task.continueOnSuccessWith(executor: entry.executor) { succeeded in
+        let waiting: BFTask<Int> = task.continueWithTask(executor: entry.executor) { _ in inner.task }
+        let ready: BFTask<Int> = task.continueOnSuccessWithTask(executor: entry.executor) { succeeded in
             let value = succeeded.result!
             return BFTask(result: value + 10)
         }
@@ -128,7 +128,7 @@ struct BFTaskFastPathTests {
         let inner = BFTaskCompletionSource<Int>()
         let asked = Counter()
         inner.cancellationToken.onCancellationRequested { asked.increment() }
-        let chained: BFTask<Int> = task.continueWith(executor: entry.executor) { _ in inner.task }
+        let chained: BFTask<Int> = task.continueWithTask(executor: entry.executor) { _ in inner.task }
         complete()
         chained.future.requestCancellation()
         #expect(asked.value == 1)
@@ -146,7 +146,7 @@ struct BFTaskFastPathTests {
         let voidBlock = task.continueWith(
             executor: entry.executor, block: { _ in ran.increment() }, cancellationToken: token)
         let next: [BFTask<Int>] = [
-            task.continueWith(
+            task.continueWithTask(
                 executor: entry.executor, block: { _ in BFTask(result: 1) }, cancellationToken: token),
             task.continueOnSuccessWith(
                 executor: entry.executor, block: { (task: BFTask<Int>) in task.result! }, cancellationToken: token),

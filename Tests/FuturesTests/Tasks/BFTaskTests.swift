@@ -137,7 +137,7 @@ struct BFTaskContinuationTests {
 
     @Test func returningATaskChainsWithoutNesting() {
         let source = BFTaskCompletionSource<Int>()
-        let chained: BFTask<Int> = BFTask(result: 1).continueWith { _ in source.task }
+        let chained: BFTask<Int> = BFTask(result: 1).continueWithTask { _ in source.task }
         #expect(!chained.isCompleted, "waits for the returned task")
         source.set(result: 2)
         #expect(chained.result == 2)
@@ -146,7 +146,7 @@ struct BFTaskContinuationTests {
     @Test func throwingFaultsAndReturningACancelledTaskCancels() {
         let thrown = BFTask(result: 1).continueWith { _ -> Int in throw TestError(code: 7) }
         #expect((thrown.error as? TestError)?.code == 7)
-        let cancelled = BFTask(result: 1).continueWith { _ in BFTask<Int>.cancelled() }
+        let cancelled = BFTask(result: 1).continueWithTask { _ in BFTask<Int>.cancelled() }
         #expect(cancelled.isCancelled)
         let thrownCancellation = BFTask(result: 1).continueWith { _ -> Int in throw CancellationError() }
         #expect(thrownCancellation.isCancelled)
@@ -157,30 +157,30 @@ struct BFTaskContinuationTests {
         let text = BFTask(result: "x")
         let source = BFCancellationTokenSource()
         let runs = Counter()
-        #expect(type(of: task.continueWith { _ in text }) == BFTask<String>.self)
+        #expect(type(of: task.continueWithTask { _ in text }) == BFTask<String>.self)
         #expect(type(of: task.continueWith { $0.result! + 1 }) == BFTask<Int>.self)
-        #expect(type(of: task.continueOnSuccessWith { _ in text }) == BFTask<String>.self)
-        #expect(type(of: task.continueWith(cancellationToken: source.token) { _ in text }) == BFTask<String>.self)
-        // A multi-statement block without `return` where a `BFTask<Void>` is expected (annotated `-> Void`).
+        #expect(type(of: task.continueOnSuccessWithTask { _ in text }) == BFTask<String>.self)
+        #expect(type(of: task.continueWithTask(cancellationToken: source.token) { _ in text }) == BFTask<String>.self)
+        // A multi-statement block without `return` where a `BFTask<Void>` is expected.
         func sideEffects() -> BFTask<Void> {
-            task.continueWith { _ -> Void in
+            task.continueWith { _ in
                 runs.increment()
                 runs.increment()
             }
         }
         func sideEffectsOnSuccess() -> BFTask<Void> {
-            task.continueOnSuccessWith(cancellationToken: source.token) { _ -> Void in
+            task.continueOnSuccessWith(cancellationToken: source.token) { _ in
                 runs.increment()
                 runs.increment()
             }
         }
         #expect(sideEffects().isCompleted && sideEffectsOnSuccess().isCompleted)
         #expect(runs.value == 4)
-        let voidTask: BFTask<Void> = task.continueWith { _ in BFTask(result: ()) }
+        let voidTask: BFTask<Void> = task.continueWithTask { _ in BFTask(result: ()) }
         #expect(voidTask.isCompleted)
         // Objective-C Bolts' Swift spellings, with labels.
         let labelled = task.continueWith(block: { $0.result! + 1 })
-        let withExecutor = task.continueWith(executor: .immediate, block: { _ in text })
+        let withExecutor = task.continueWithTask(executor: .immediate, block: { _ in text })
         let onSuccess = task.continueOnSuccessWith(block: { $0.result! * 3 })
         let withToken = task.continueWith(executor: .immediate, block: { _ in 0 }, cancellationToken: source.token)
         #expect(labelled.result == 2 && withExecutor.result == "x" && onSuccess.result == 3 && withToken.result == 0)
@@ -213,11 +213,11 @@ struct BFTaskContinuationTests {
             ran.increment()
             return value
         }
-        let cancelled = BFTask<Int>.cancelled().continueOnSuccessWith { _ in BFTask(result: "x") }
+        let cancelled = BFTask<Int>.cancelled().continueOnSuccessWithTask { _ in BFTask(result: "x") }
         #expect((faulted.error as? TestError)?.code == 3)
         #expect(cancelled.isCancelled)
         #expect(ran.value == 0)
-        let succeeded = BFTask(result: 3).continueOnSuccessWith { BFTask(result: "\($0.result!)") }
+        let succeeded = BFTask(result: 3).continueOnSuccessWithTask { BFTask(result: "\($0.result!)") }
         #expect(succeeded.result == "3")
         let thrown = BFTask(result: 3).continueOnSuccessWith { _ -> Int in throw TestError(code: 9) }
         #expect((thrown.error as? TestError)?.code == 9)
