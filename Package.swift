@@ -10,8 +10,9 @@ let package = Package(
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
         .library(name: "FuturesLogging", targets: ["FuturesLogging"]),
         .library(name: "BoltsSwift", targets: ["BoltsSwift"]),
-        .executable(name: "futures-tour", targets: ["futures-tour"]),
+        .library(name: "BrightFutures", targets: ["BrightFutures"]),
         .library(name: "SimpleFutures", targets: ["SimpleFutures"]),
+        .executable(name: "futures-tour", targets: ["futures-tour"]),
     ],
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
     // library has no dependencies; enable `NIO` for `FuturesNIO` (SwiftNIO) and `Combine` for
@@ -89,6 +90,12 @@ let package = Package(
             dependencies: ["Futures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // BrightFutures' module name over the core: `import BrightFutures` keeps compiling unchanged.
+        .target(
+            name: "BrightFutures",
+            dependencies: ["Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // A small HTTP server on 127.0.0.1 for the tour and the tests; not a product, no dependencies.
         .target(
             name: "LoopbackHTTP",
@@ -107,6 +114,11 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "BrightFuturesTests",
+            dependencies: ["BrightFutures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

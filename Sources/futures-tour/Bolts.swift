@@ -14,10 +14,10 @@ func tourBolts() {
     print("states: result \(succeeded.result!), faulted \(faulted.isFaulted), cancelled \(cancelled.isCancelled)")
 
     // Chaining: returning a task from a block continues with it, without nesting.
-    let chained = fetchScoreAsync("Ada").continueOnSuccessWith { score in
-        fetchScoreAsync("Grace").continueOnSuccessWith { score + $0 }
+    let chained = fetchScoreAsync("Ada").continueOnSuccessWithTask { ada in
+        fetchScoreAsync("Grace").continueOnSuccessWith { grace in ada.result! + grace.result! }
     }.continueOnSuccessWith { total in
-        "Ada + Grace = \(total)"
+        "Ada + Grace = \(total.result!)"
     }
     chained.waitUntilFinished()
     print("chain:", chained.result!)
@@ -35,7 +35,7 @@ func tourBolts() {
     let order = LockedLog()
     var series = BFTask(result: ())
     for comment in [1, 2, 4] {
-        series = series.continueWith { _ in
+        series = series.continueWithTask { _ in
             BFTask(executor: BFExecutor(dispatchQueue: .global())) { order.append("delete \(comment)") }
         }
     }

@@ -1,25 +1,22 @@
-/// The continuations of a task (Bolts' `continueWith…` family).
+/// The continuations of a task (Bolts' `continueWith…` family), in the dialect of Objective-C Bolts and
+/// its guide: every block receives the finished task.
 ///
-/// Each name has few declarations, and every one of Bolts' call shapes picks the right one:
+/// Each name has the fewest declarations its call shapes need, so that ordinary chains of
+/// continuations with operators in `$0` blocks type-check quickly:
 ///
-/// - **What the block returns.** A value gives a `BFTask` of that value; a task (any
-///   ``BFTaskProtocol``) chains without nesting: the new task completes when that one does. A block
-///   that returns nothing gives a `BFTask<Void>`, even where a `BFTask<Void>` is expected (the task
-///   form needs a `return`). The value-returning declarations are `@_disfavoredOverload`, so a block
-///   that returns a task always chains, also inside a longer chain of calls.
+/// - **What the block returns.** `continueWith` and `continueOnSuccessWith` take a block returning a
+///   value (nothing: a `BFTask<Void>`); `continueWithTask` and `continueOnSuccessWithTask` take a block
+///   returning a `BFTask` and chain without nesting: the new task completes when that one does (Bolts-Swift's
+///   names; Objective-C Bolts told the two apart at run time). One name for both made every step of a
+///   chain of `$0` blocks two candidates, and a chain of four steps took seconds to type-check. A block
+///   that returns a task where a value form expects a value is told to use the `…Task` form.
 /// - **Where the token goes.** After the block, in Bolts' order
 ///   (`continueWith(executor:block:cancellationToken:)`), or before it so the block can be a trailing
-///   closure (`continueWith(cancellationToken: token) { … }`).
-/// - **What a success block receives** (`continueOnSuccessWith`):
-///   the value (Bolts-Swift, `{ students in … }`), or the finished task (Objective-C Bolts and its
-///   guide, `{ (task: BFTask<[Student]>) in task.result! … }`). A block whose body only compiles
-///   with the task (it reads `task.result`) or whose parameter is annotated with a `BFTask` type gets
-///   the task; every other block gets the value. The task-receiving declarations sit on
-///   ``BFTaskProtocol`` so that the value form outranks them when a block fits both.
-///
-/// Per name that is two declarations per form (a value or a task returned), each in Bolts' order and
-/// in the trailing-closure order: one declaration cannot take the token both before and after the
-/// block, and a block returning a value and one returning a task need different result types.
+///   closure (`continueWith(cancellationToken: token) { … }`). A call names the token or not, so only
+///   one of the two positions is ever considered for it.
+/// - **What a success block receives** (`continueOnSuccessWith`): the succeeded task, as in Objective-C
+///   Bolts. Bolts-Swift's success block receives the value: that dialect is the `BoltsSwift` module's
+///   `Task`. Serving both under one name made the compiler try every combination in a chain.
 extension BFTask {
     // MARK: - continueWith
 
@@ -40,7 +37,6 @@ extension BFTask {
     ///     `block` does not run and the new task is cancelled.
     /// - Returns: A task completed with `block`'s outcome.
     @inlinable
-    @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
         executor: BFExecutor = .default,
@@ -58,6 +54,10 @@ extension BFTask {
     /// Runs `block` with this task once it completes and returns a task that completes when the task
     /// `block` returns does: chaining without nesting (Bolts' block returning a `BFTask`).
     ///
+    /// ```swift
+    /// findAsync(query).continueWithTask { task in saveAsync(task.result![0]) }
+    /// ```
+    ///
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
     ///   - block: Receives this (completed) task and returns the next task; returning
@@ -67,23 +67,22 @@ extension BFTask {
     /// - Returns: A task with the outcome of `block`'s task.
     @inlinable
     @discardableResult
-    public func continueWith<Next: BFTaskProtocol>(
+    public func continueWithTask<V>(
         executor: BFExecutor = .default,
-        block: @escaping @Sendable (BFTask<T>) throws -> Next,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>,
         cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<Next.TaskResult> {
-        if let now = continuedNow(executor, cancellationToken, { task, _ in Self.chained { try block(task).bfTask } }) {
+    ) -> BFTask<V> {
+        if let now = continuedNow(executor, cancellationToken, { task, _ in Self.chained { try block(task) } }) {
             return now
         }
         return continuation(executor, cancellationToken) { next, task in
-            Self.chain(next) { try block(task).bfTask }
+            Self.chain(next) { try block(task) }
         }
     }
 
     /// The value form of `continueWith` with the token before the block, so the block can be a
     /// trailing closure: `task.continueWith(cancellationToken: token) { task in … }`.
     @inlinable
-    @_disfavoredOverload
     @discardableResult
     public func continueWith<U>(
         executor: BFExecutor = .default,
@@ -93,107 +92,104 @@ extension BFTask {
         continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// The chaining form of `continueWith` with the token before the block (trailing-closure friendly).
+    /// `continueWithTask` with the token before the block (trailing-closure friendly).
     @inlinable
     @discardableResult
-    public func continueWith<Next: BFTaskProtocol>(
+    public func continueWithTask<V>(
         executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (BFTask<T>) throws -> Next
-    ) -> BFTask<Next.TaskResult> {
-        continueWith(executor: executor, block: block, cancellationToken: cancellationToken)
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>
+    ) -> BFTask<V> {
+        continueWithTask(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    // MARK: - continueOnSuccessWith, the block receives the value (Bolts-Swift)
+    // MARK: - continueOnSuccessWith, the block receives the task (Objective-C Bolts)
 
-    /// Runs `block` with the result if this task succeeds; a fault or a cancellation passes straight
-    /// through to the returned task and `block` does not run (Bolts' `continueWithSuccessBlock:`), so a
-    /// chain needs one error handler, at its end.
-    ///
-    /// The block receives the **value** here (Bolts-Swift's `continueOnSuccessWith`); the overloads
-    /// whose block takes a `BFTask<T>` receive the succeeded task instead (Objective-C Bolts). Both
-    /// run on the same terms:
+    /// Runs `block` with this task if it succeeds (Objective-C Bolts' `continueWithSuccessBlock:`,
+    /// whose block reads `task.result`); a fault or a cancellation passes straight through to the
+    /// returned task and `block` does not run, so a chain needs one error handler, at its end.
     ///
     /// ```swift
-    /// findAsync(query).continueOnSuccessWith { students in students[0].name }
-    /// findAsync(query).continueOnSuccessWith { (task: BFTask<[Student]>) in task.result![0].name }
+    /// findAsync(query).continueOnSuccessWith { task in task.result![0].name }
     /// ```
+    ///
+    /// `task.result` is never `nil` inside `block`. (Bolts-Swift's form, whose block receives the
+    /// value, is the `BoltsSwift` module's `Task.continueOnSuccessWith`.)
     ///
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
-    ///   - block: Receives the result. Returning a value succeeds the new task (nothing: with `()`);
-    ///     throwing faults it (a cancellation error cancels it).
+    ///   - block: Receives this (succeeded) task. Returning a value succeeds the new task (nothing:
+    ///     with `()`); throwing faults it (a cancellation error cancels it).
     ///   - cancellationToken: Checked first: if cancellation was requested when this task completes,
     ///     the new task is cancelled (even if this one faulted).
     /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
     @inlinable
-    @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
         executor: BFExecutor = .default,
-        block: @escaping @Sendable (T) throws -> U,
+        block: @escaping @Sendable (BFTask<T>) throws -> U,
         cancellationToken: BFCancellationToken? = nil
     ) -> BFTask<U> {
         if let now = continuedNow(
             executor, cancellationToken,
-            { _, result in Self.onSuccess(result) { value in Self.settled { try block(value) } } }
+            { task, result in Self.onSuccess(result) { _ in Self.settled { try block(task) } } }
         ) {
             return now
         }
         return continuation(executor, cancellationToken) { next, task in
-            task.withValue(passingFailureTo: next) { value in next.complete(Result { try block(value) }) }
+            task.withValue(passingFailureTo: next) { _ in next.complete(Result { try block(task) }) }
         }
     }
 
-    /// Runs `block` with the result if this task succeeds and continues with the task it returns
-    /// (chaining without nesting); a fault or a cancellation passes straight through.
+    /// Runs `block` with this task if it succeeds and continues with the task `block` returns
+    /// (Objective-C Bolts' success block returning a `BFTask`: chaining without nesting); a fault or a
+    /// cancellation passes straight through.
     ///
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
-    ///   - block: Receives the result and returns the next task; returning `BFTask.cancelled()` cancels
-    ///     the new task, throwing faults it.
+    ///   - block: Receives this (succeeded) task and returns the next task; returning
+    ///     `BFTask.cancelled()` cancels the new task, throwing faults it.
     ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
     /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
     @inlinable
     @discardableResult
-    public func continueOnSuccessWith<Next: BFTaskProtocol>(
+    public func continueOnSuccessWithTask<V>(
         executor: BFExecutor = .default,
-        block: @escaping @Sendable (T) throws -> Next,
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>,
         cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<Next.TaskResult> {
+    ) -> BFTask<V> {
         if let now = continuedNow(
             executor, cancellationToken,
-            { _, result in Self.onSuccess(result) { value in Self.chained { try block(value).bfTask } } }
+            { task, result in Self.onSuccess(result) { _ in Self.chained { try block(task) } } }
         ) {
             return now
         }
         return continuation(executor, cancellationToken) { next, task in
-            task.withValue(passingFailureTo: next) { value in Self.chain(next) { try block(value).bfTask } }
+            task.withValue(passingFailureTo: next) { _ in Self.chain(next) { try block(task) } }
         }
     }
 
-    /// The value-receiving `continueOnSuccessWith` with the token before the block, so the block can
-    /// be a trailing closure.
+    /// `continueOnSuccessWith` with the token before the block, so the block can be a trailing closure:
+    /// `task.continueOnSuccessWith(cancellationToken: token) { task in … }`.
     @inlinable
-    @_disfavoredOverload
     @discardableResult
     public func continueOnSuccessWith<U>(
         executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (T) throws -> U
+        block: @escaping @Sendable (BFTask<T>) throws -> U
     ) -> BFTask<U> {
         continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
-    /// The value-receiving, chaining `continueOnSuccessWith` with the token before the block.
+    /// `continueOnSuccessWithTask` with the token before the block.
     @inlinable
     @discardableResult
-    public func continueOnSuccessWith<Next: BFTaskProtocol>(
+    public func continueOnSuccessWithTask<V>(
         executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (T) throws -> Next
-    ) -> BFTask<Next.TaskResult> {
-        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
+        block: @escaping @Sendable (BFTask<T>) throws -> BFTask<V>
+    ) -> BFTask<V> {
+        continueOnSuccessWithTask(executor: executor, block: block, cancellationToken: cancellationToken)
     }
 
     // MARK: - continueOnErrorWith
@@ -233,20 +229,20 @@ extension BFTask {
     /// (Bolts-Swift's `continueOnErrorWithTask`); a success or a cancellation passes straight through.
     @inlinable
     @discardableResult
-    public func continueOnErrorWith<Next: BFTaskProtocol>(
+    public func continueOnErrorWith(
         executor: BFExecutor = .default,
-        block: @escaping @Sendable (any Error) throws -> Next,
+        block: @escaping @Sendable (any Error) throws -> BFTask<T>,
         cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<T> where Next.TaskResult == T {
+    ) -> BFTask<T> {
         if let now = continuedNow(
             executor, cancellationToken,
-            { task, _ in task.error.map { error in Self.chained { try block(error).bfTask } } ?? task.future }
+            { task, _ in task.error.map { error in Self.chained { try block(error) } } ?? task.future }
         ) {
             return now
         }
         return continuation(executor, cancellationToken) { next, task in
             if let error = task.error {
-                Self.chain(next) { try block(error).bfTask }
+                Self.chain(next) { try block(error) }
             } else {
                 next.completeWith(task.future)
             }
@@ -360,105 +356,6 @@ extension BFTask {
     }
 }
 
-extension BFTaskProtocol {
-    // MARK: - continueOnSuccessWith, the block receives the task (Objective-C Bolts)
-
-    /// Runs `block` with this task if it succeeds (Objective-C Bolts' `continueWithSuccessBlock:`,
-    /// whose block reads `task.result`); a fault or a cancellation passes straight through and `block`
-    /// does not run.
-    ///
-    /// Chosen when the block's parameter is annotated as a `BFTask` or its body only compiles with the
-    /// task; a block that fits both forms (`{ _ in … }`, `{ print($0) }`) gets the value form, which
-    /// runs at the same moment. `task.result` is never `nil` inside `block`.
-    ///
-    /// Declared on ``BFTaskProtocol`` (which only ``BFTask`` adopts) rather than on `BFTask` itself: a
-    /// member of the type outranks a member of a protocol extension when a block fits both, without
-    /// the scoring penalty of `@_disfavoredOverload`, which in a chain such as
-    /// `a.continueOnSuccessWith { (task: BFTask<X>) -> BFTask<Y> in … }.continueOnSuccessWith { … }`
-    /// would make the compiler prefer nesting the first task to receiving it.
-    ///
-    /// - Parameters:
-    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
-    ///   - block: Receives this (succeeded) task. Returning a value succeeds the new task (nothing:
-    ///     with `()`); throwing faults it (a cancellation error cancels it).
-    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
-    /// - Returns: A task with `block`'s outcome, or this task's fault or cancellation.
-    @inlinable
-    @_disfavoredOverload
-    @discardableResult
-    public func continueOnSuccessWith<U>(
-        executor: BFExecutor = .default,
-        block: @escaping @Sendable (BFTask<TaskResult>) throws -> U,
-        cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<U> {
-        if let now = bfTask.continuedNow(
-            executor, cancellationToken,
-            { task, result in
-                BFTask<TaskResult>.onSuccess(result) { _ in BFTask<TaskResult>.settled { try block(task) } }
-            }
-        ) {
-            return now
-        }
-        return bfTask.continuation(executor, cancellationToken) { next, task in
-            task.withValue(passingFailureTo: next) { _ in next.complete(Result { try block(task) }) }
-        }
-    }
-
-    /// Runs `block` with this task if it succeeds and continues with the task `block` returns
-    /// (Objective-C Bolts' success block returning a `BFTask`); a fault or a cancellation passes
-    /// straight through.
-    ///
-    /// - Parameters:
-    ///   - executor: Where `block` runs; ``BFExecutor/default`` if omitted.
-    ///   - block: Receives this (succeeded) task and returns the next task; returning
-    ///     `BFTask.cancelled()` cancels the new task, throwing faults it.
-    ///   - cancellationToken: Checked first: if cancellation was requested, the new task is cancelled.
-    /// - Returns: A task with the outcome of `block`'s task, or this task's fault or cancellation.
-    @inlinable
-    @discardableResult
-    public func continueOnSuccessWith<Next: BFTaskProtocol>(
-        executor: BFExecutor = .default,
-        block: @escaping @Sendable (BFTask<TaskResult>) throws -> Next,
-        cancellationToken: BFCancellationToken? = nil
-    ) -> BFTask<Next.TaskResult> {
-        if let now = bfTask.continuedNow(
-            executor, cancellationToken,
-            { task, result in
-                BFTask<TaskResult>.onSuccess(result) { _ in BFTask<TaskResult>.chained { try block(task).bfTask } }
-            }
-        ) {
-            return now
-        }
-        return bfTask.continuation(executor, cancellationToken) { next, task in
-            task.withValue(passingFailureTo: next) { _ in BFTask<TaskResult>.chain(next) { try block(task).bfTask } }
-        }
-    }
-
-    /// The task-receiving `continueOnSuccessWith` with the token before the block, so the block can be
-    /// a trailing closure.
-    @inlinable
-    @_disfavoredOverload
-    @discardableResult
-    public func continueOnSuccessWith<U>(
-        executor: BFExecutor = .default,
-        cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (BFTask<TaskResult>) throws -> U
-    ) -> BFTask<U> {
-        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
-    }
-
-    /// The task-receiving, chaining `continueOnSuccessWith` with the token before the block.
-    @inlinable
-    @discardableResult
-    public func continueOnSuccessWith<Next: BFTaskProtocol>(
-        executor: BFExecutor = .default,
-        cancellationToken: BFCancellationToken?,
-        block: @escaping @Sendable (BFTask<TaskResult>) throws -> Next
-    ) -> BFTask<Next.TaskResult> {
-        continueOnSuccessWith(executor: executor, block: block, cancellationToken: cancellationToken)
-    }
-}
-
 extension BFTask {
     /// Starts `block` on `executor` and returns a task for its value (Bolts' `taskFromExecutor:withBlock:`).
     ///
@@ -475,6 +372,6 @@ extension BFTask {
     /// (preferred over the value form when `block` returns a task, so tasks never nest).
     @inlinable
     public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> BFTask<T>) {
-        self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
+        self = BFTask<Void>(result: ()).continueWithTask(executor: executor) { _ in try block() }
     }
 }

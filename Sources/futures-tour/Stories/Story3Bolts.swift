@@ -15,7 +15,7 @@ func storyBolts(_ client: SiteClient) async -> StoryRow {
     let series = Stopwatch()
     var deleting = BFTask<Void>(result: ())
     for id in comments {
-        deleting = deleting.continueWith { (_: BFTask<Void>) -> BFTask<Void> in
+        deleting = deleting.continueWithTask { (_: BFTask<Void>) -> BFTask<Void> in
             task(client.send("/comments/\(id)", method: "DELETE").map { _ in () })
         }
     }
@@ -37,7 +37,7 @@ func storyBolts(_ client: SiteClient) async -> StoryRow {
 
     // A fault passes through the continuations that only handle success, to the one that handles it.
     let missing = task(client.send("/profiles/none/extra"))
-        .continueOnSuccessWith { (data: Data) -> String in "never runs: \(data.count) bytes" }
+        .continueOnSuccessWith { (task: BFTask<Data>) -> String in "never runs: \(task.result!.count) bytes" }
         .continueWith { (task: BFTask<String>) -> String in
             if let error = task.error { return "handled at the end: \(error)" }
             return "unexpected success"

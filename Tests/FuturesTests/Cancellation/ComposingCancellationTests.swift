@@ -280,7 +280,7 @@ struct InnerFutureRequestTests {
         case "SimpleFutures flatMap":
             chain = outer.future.flatMap(context: immediate, mapping: { (_: Int) throws in inner })
         case "BFTask continueWith":
-            chain = BFTask(outer.future).continueWith(executor: .immediate) { _ in BFTask(inner) }.future
+            chain = BFTask(outer.future).continueWithTask(executor: .immediate) { _ in BFTask(inner) }.future
         default:
             chain = Deferred(starting: { outer.future }).flatMap { _ in Deferred(starting: { inner }) }.run()
         }

@@ -23,8 +23,9 @@ private func downRecovering(_ n: Int) -> Future<Int, GError> {
 private func downTask(_ n: Int) -> BFTask<Int> {
     n == 0
         ? BFTask(result: 0)
-        : BFTask(result: n).continueOnSuccessWith(executor: .immediate) { (value: Int) -> BFTask<Int> in
-            downTask(value - 1)
+        : BFTask(result: n).continueOnSuccessWithTask(executor: .immediate) { (succeeded: BFTask<Int>) -> BFTask<Int> in
+            let value = succeeded.result!
+            return downTask(value - 1)
         }
 }
 

@@ -190,7 +190,7 @@ extension Guarantees {
             inner.cancellationToken.onCancellationRequested { innerAsked.increment() }
             if entry == .completed { source.set(result: 1) }
             // Pending: the request goes to the source; completed: to the task the continuation returned.
-            let continued = source.task.continueWith(executor: .immediate) { (_: BFTask<Int>) -> BFTask<Int> in
+            let continued = source.task.continueWithTask(executor: .immediate) { (_: BFTask<Int>) -> BFTask<Int> in
                 inner.task
             }
             continued.future.requestCancellation()

@@ -137,9 +137,10 @@ struct BoltsGuideTests {
     }
 
     @Test func continueOnSuccessWithRunsOnlyWhenTheSaveSucceeded() async throws {
-        let saved = backend.saveAsync(Student(name: "Alan", gpa: 3.5)).continueOnSuccessWith { object in
+        let saved = backend.saveAsync(Student(name: "Alan", gpa: 3.5)).continueOnSuccessWith { succeeded in
+            let object = succeeded.result!
             // the object was saved successfully.
-            object.name
+            return object.name
         }
         #expect(try await saved.get() == "Alan")
     }
@@ -147,13 +148,15 @@ struct BoltsGuideTests {
     // MARK: Chaining tasks together
 
     @Test func chainingTasksMarksTheValedictorianAndTheSalutatorianWithoutNesting() async throws {
-        let done = backend.findStudentsByGPA().continueOnSuccessWith { students in
+        let done = backend.findStudentsByGPA().continueOnSuccessWith { succeeded in
+            let students = succeeded.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             return self.backend.saveAsync(valedictorian)
-        }.continueOnSuccessWith { _ in
+        }.continueOnSuccessWithTask { _ in
             self.backend.findStudentsByGPA()
-        }.continueOnSuccessWith { students in
+        }.continueOnSuccessWith { succeeded in
+            let students = succeeded.result!
             var salutatorian = students[1]
             salutatorian.salutatorian = true
             return self.backend.saveAsync(salutatorian)
@@ -173,16 +176,17 @@ struct BoltsGuideTests {
     @Test func oneErrorHandlerAtTheEndOfTheChainCatchesTheFailure() async throws {
         let skipped = Counter()
         let handled = LockedBox<BackendError?>(nil)
-        let done = backend.findStudentsByGPA().continueOnSuccessWith { students -> BFTask<Student> in
+        let done = backend.findStudentsByGPA().continueOnSuccessWithTask { succeeded -> BFTask<Student> in
+            let students = succeeded.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             // Force this callback to fail.
             return BFTask(error: BackendError(domain: "example.com", code: -1))
-        }.continueOnSuccessWith { _ -> BFTask<[Student]> in
+        }.continueOnSuccessWithTask { _ -> BFTask<[Student]> in
             // Now this continuation will be skipped.
             skipped.increment()
             return self.backend.findStudentsByGPA()
-        }.continueWith { task -> BFTask<Student?> in
+        }.continueWithTask { task -> BFTask<Student?> in
             if let error = task.error {
                 // This error handler WILL be called; the error is the one returned above.
                 // Handle it by returning a new value: the task completes with nil.
@@ -193,10 +197,11 @@ struct BoltsGuideTests {
             skipped.increment()
             var salutatorian = task.result![1]
             salutatorian.salutatorian = true
-            return self.backend.saveAsync(salutatorian).continueOnSuccessWith { Optional($0) }
-        }.continueOnSuccessWith { result in
+            return self.backend.saveAsync(salutatorian).continueOnSuccessWith { Optional($0.result!) }
+        }.continueOnSuccessWith { succeeded in
+            let result = succeeded.result!
             // Everything is done! This gets called; the task's result is nil.
-            result == nil ? "done with nil" : "done with a student"
+            return result == nil ? "done with nil" : "done with a student"
         }
         #expect(try await done.get() == "done with nil")
         #expect(handled.value == BackendError(domain: "example.com", code: -1))
@@ -229,13 +234,13 @@ struct BoltsGuideTests {
     // MARK: Tasks in series
 
     @Test func deletingEveryCommentInSeriesOneAfterTheOther() async throws {
-        let done = backend.findComments(post: 123).continueWith { task -> BFTask<Void> in
+        let done = backend.findComments(post: 123).continueWithTask { task -> BFTask<Void> in
             let results = task.result!
             // Create a trivial completed task as a base case.
             var series = BFTask(result: ())
             for result in results {
                 // For each item, extend the task with a function to delete the item.
-                series = series.continueWith { _ in self.backend.deleteAsync(result) }
+                series = series.continueWithTask { _ in self.backend.deleteAsync(result) }
             }
             return series
         }.continueWith { _ in
@@ -254,7 +259,7 @@ struct BoltsGuideTests {
         let gate = BFTaskCompletionSource<Void>()
         backend.deleteGate.value = gate.task
         let allStarted = BFTaskCompletionSource<Void>()
-        let done = backend.findComments(post: 123).continueWith { task -> BFTask<Void> in
+        let done = backend.findComments(post: 123).continueWithTask { task -> BFTask<Void> in
             // Collect one task for each delete into an array, starting each delete immediately.
             let tasks = task.result!.map { self.backend.deleteAsync($0) }
             allStarted.set(result: ())
@@ -301,8 +306,8 @@ struct BoltsGuideTests {
         operations.name = "guide.operations"
         let both = fetchAsync("Linus").continueWith(executor: BFExecutor(dispatchQueue: queue)) { task in
             (task.result!.name, DispatchQueue.getSpecific(key: key) == true)
-        }.continueOnSuccessWith(executor: BFExecutor(operationQueue: operations)) { name, onQueue in
-            (name, onQueue, OperationQueue.current === operations)
+        }.continueOnSuccessWith(executor: BFExecutor(operationQueue: operations)) { task in
+            (task.result!.0, task.result!.1, OperationQueue.current === operations)
         }
         let (name, onQueue, onOperationQueue) = try await both.get()
         #expect(name == "Linus" && onQueue && onOperationQueue)
@@ -313,7 +318,7 @@ struct BoltsGuideTests {
     /// The guide's `doSomethingComplicatedAsync:`: checks the token in its continuation.
     func doSomethingComplicatedAsync(_ cancellationToken: BFCancellationToken, firstStep: BFTask<Int>) -> BFTask<String>
     {
-        firstStep.continueWith { task in
+        firstStep.continueWithTask { task in
             if cancellationToken.isCancellationRequested {
                 return BFTask<String>.cancelled()
             }
@@ -418,18 +423,18 @@ struct BoltsGuideOriginalShapeTests {
     // MARK: Chaining tasks together
 
     @Test func chainingTasksTogether() async throws {
-        let done = backend.findStudentsByGPA().continueOnSuccessWith {
+        let done = backend.findStudentsByGPA().continueOnSuccessWithTask {
             (task: BFTask<[Student]>) -> BFTask<Student> in
             let students = task.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             return self.backend.saveAsync(valedictorian)
-        }.continueOnSuccessWith {
+        }.continueOnSuccessWithTask {
             (task: BFTask<Student>) -> BFTask<[Student]> in
             let valedictorian = task.result!
             #expect(valedictorian.valedictorian)
             return self.backend.findStudentsByGPA()
-        }.continueOnSuccessWith {
+        }.continueOnSuccessWithTask {
             (task: BFTask<[Student]>) -> BFTask<Student> in
             let students = task.result!
             var salutatorian = students[1]
@@ -450,19 +455,19 @@ struct BoltsGuideOriginalShapeTests {
     @Test func errorHandling() async throws {
         let skipped = Counter()
         let handled = Counter()
-        let done = backend.findStudentsByGPA().continueOnSuccessWith {
+        let done = backend.findStudentsByGPA().continueOnSuccessWithTask {
             (task: BFTask<[Student]>) -> BFTask<[Student]> in
             let students = task.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             // Force this callback to fail.
             return BFTask(error: NSError(domain: "example.com", code: -1, userInfo: nil))
-        }.continueOnSuccessWith {
+        }.continueOnSuccessWithTask {
             (task: BFTask<[Student]>) -> BFTask<[Student]> in
             // Now this continuation will be skipped.
             skipped.increment()
             return self.backend.findStudentsByGPA()
-        }.continueWith {
+        }.continueWithTask {
             (task: BFTask<[Student]>) -> BFTask<Student?> in
             if let error = task.error {
                 // This error handler WILL be called.
@@ -511,7 +516,7 @@ struct BoltsGuideOriginalShapeTests {
     // MARK: Tasks in series
 
     @Test func tasksInSeries() async throws {
-        let done = backend.findComments(post: 123).continueWith {
+        let done = backend.findComments(post: 123).continueWithTask {
             (task: BFTask<[Comment]>) -> BFTask<Void> in
             let results = task.result!
 
@@ -519,7 +524,7 @@ struct BoltsGuideOriginalShapeTests {
             var task = BFTask(result: ())
             for result in results {
                 // For each item, extend the task with a function to delete the item.
-                task = task.continueWith {
+                task = task.continueWithTask {
                     (task: BFTask<Void>) -> BFTask<Void> in
                     return self.backend.deleteAsync(result)
                 }
@@ -533,12 +538,13 @@ struct BoltsGuideOriginalShapeTests {
         #expect(try await done.get() == nil)
         #expect(backend.deleted.values == [1, 2, 4])
         // The guide's second version: the last block returns nothing.
-        let again = backend.findComments(post: 7).continueWith {
+        let again = backend.findComments(post: 7).continueWithTask {
             (task: BFTask<[Comment]>) -> BFTask<Void> in
             let results = task.result!
             var task = BFTask(result: ())
             for result in results {
-                task = task.continueWith { (task: BFTask<Void>) -> BFTask<Void> in self.backend.deleteAsync(result) }
+                task = task.continueWithTask { (task: BFTask<Void>) -> BFTask<Void> in self.backend.deleteAsync(result)
+                }
             }
             return task
         }.continueWith {
@@ -552,7 +558,7 @@ struct BoltsGuideOriginalShapeTests {
     // MARK: Tasks in parallel
 
     @Test func tasksInParallel() async throws {
-        let done = backend.findComments(post: 123).continueWith {
+        let done = backend.findComments(post: 123).continueWithTask {
             (task: BFTask<[Comment]>) -> BFTask<Void> in
             // Collect one task for each delete into an array.
             var tasks: [BFTask<Void>] = []

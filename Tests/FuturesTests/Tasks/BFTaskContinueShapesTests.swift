@@ -38,11 +38,12 @@ struct BFTaskContinueShapesTests {
 
     @Test func aBlockThatUsesTheValueGetsTheValue() {
         let handed = Handed()
-        let closureParameter = numbers.continueOnSuccessWith { students in
+        let closureParameter = numbers.continueOnSuccessWith { succeeded in
+            let students = succeeded.result!
             handed.record(students)
             return students[1]
         }
-        let dollarZero = numbers.continueOnSuccessWith { $0.count }
+        let dollarZero = numbers.continueOnSuccessWith { $0.result!.count }
         #expect(closureParameter.result == 4 && dollarZero.result == 2)
         #expect(handed.types == [value])
     }
@@ -58,7 +59,8 @@ struct BFTaskContinueShapesTests {
             handed.record(task!)
             return task.result!.count
         }
-        let asValue = numbers.continueOnSuccessWith { (students: [Int]) -> Int in
+        let asValue = numbers.continueOnSuccessWith { (succeeded: BFTask<[Int]>) -> Int in
+            let students = succeeded.result!
             handed.record(students)
             return students.count
         }
@@ -68,9 +70,9 @@ struct BFTaskContinueShapesTests {
 
     @Test func aBlockThatFitsBothFormsGetsTheValue() {
         let handed = Handed()
-        numbers.continueOnSuccessWith { handed.record($0) }
+        numbers.continueOnSuccessWith { handed.record($0.result!) }
         let ignoring = numbers.continueOnSuccessWith { _ in "done" }
-        let identity = numbers.continueOnSuccessWith { $0 }
+        let identity = numbers.continueOnSuccessWith { $0.result! }
         #expect(handed.types == [value])
         #expect(ignoring.result == "done")
         #expect(type(of: identity) == BFTask<[Int]>.self && identity.result == [3, 4])
@@ -84,8 +86,8 @@ struct BFTaskContinueShapesTests {
                 return task.result!.count
             }),
             numbers.continueOnSuccessWith(block: {
-                handed.record($0)
-                return $0.count
+                handed.record($0.result!)
+                return $0.result!.count
             }),
             numbers.continueOnSuccessWith(executor: .immediate, block: { (task: BFTask<[Int]>) in task.result![0] }),
             numbers.continueOnSuccessWith(
@@ -99,7 +101,8 @@ struct BFTaskContinueShapesTests {
                 handed.record(task)
                 return task.result![0]
             },
-            numbers.continueOnSuccessWith(executor: .immediate, cancellationToken: source.token) { students in
+            numbers.continueOnSuccessWith(executor: .immediate, cancellationToken: source.token) { succeeded in
+                let students = succeeded.result!
                 handed.record(students)
                 return students[1]
             },
@@ -112,9 +115,9 @@ struct BFTaskContinueShapesTests {
     /// the first task (so that the second block could receive it as a *value*).
     @Test func aChainOfAnnotatedTaskBlocksChainsAndSkipsAfterAFault() {
         let ran = Counter()
-        let chain = numbers.continueOnSuccessWith { (task: BFTask<[Int]>) -> BFTask<[Int]> in
+        let chain = numbers.continueOnSuccessWithTask { (task: BFTask<[Int]>) -> BFTask<[Int]> in
             BFTask(error: TestError(code: 5))
-        }.continueOnSuccessWith { (task: BFTask<[Int]>) -> BFTask<[Int]> in
+        }.continueOnSuccessWithTask { (task: BFTask<[Int]>) -> BFTask<[Int]> in
             ran.increment()
             return task
         }
@@ -124,7 +127,8 @@ struct BFTaskContinueShapesTests {
 
     @Test func anOptionalValueIsComparedAsTheValue() {
         let handed = Handed()
-        let nothing = BFTask<[Int]?>(result: nil).continueOnSuccessWith { result in
+        let nothing = BFTask<[Int]?>(result: nil).continueOnSuccessWith { succeeded in
+            let result = succeeded.result!
             handed.record(result)
             return result == nil ? "nil" : "some"
         }
@@ -135,16 +139,18 @@ struct BFTaskContinueShapesTests {
 
     @Test func returningATaskChainsInBothForms() {
         let next = BFTaskCompletionSource<String>()
-        let fromTask = numbers.continueOnSuccessWith { (task: BFTask<[Int]>) -> BFTask<String> in next.task }
-        let fromTaskUnannotated = numbers.continueOnSuccessWith { task in
+        let fromTask = numbers.continueOnSuccessWithTask { (task: BFTask<[Int]>) -> BFTask<String> in next.task }
+        let fromTaskUnannotated = numbers.continueOnSuccessWithTask { task in
             _ = task.result!
             return next.task
         }
-        let fromValue = numbers.continueOnSuccessWith { _ in next.task }
-        let fromValueWithToken = numbers.continueOnSuccessWith(cancellationToken: source.token) { (_: [Int]) in
-            next.task
+        let fromValue = numbers.continueOnSuccessWithTask { _ in next.task }
+        let fromValueWithToken = numbers.continueOnSuccessWithTask(cancellationToken: source.token) {
+            (succeeded: BFTask<[Int]>) in
+            _ = succeeded.result!
+            return next.task
         }
-        let fromTaskWithToken = numbers.continueOnSuccessWith(cancellationToken: source.token) { task in
+        let fromTaskWithToken = numbers.continueOnSuccessWithTask(cancellationToken: source.token) { task in
             task.isCompleted ? next.task : BFTask<String>.cancelled()
         }
         let all = [fromTask, fromTaskUnannotated, fromValue, fromValueWithToken, fromTaskWithToken]
@@ -156,7 +162,8 @@ struct BFTaskContinueShapesTests {
     @Test func returningNothingGivesAVoidTaskInBothForms() {
         let runs = Counter()
         func valueForm() -> BFTask<Void> {
-            numbers.continueOnSuccessWith { students in
+            numbers.continueOnSuccessWith { succeeded in
+                let students = succeeded.result!
                 runs.increment()
                 runs.increment(by: students.count)
             }
@@ -178,7 +185,7 @@ struct BFTaskContinueShapesTests {
         let ran = Counter()
         let faulted = BFTask<[Int]>(error: TestError(code: 1))
         let skippedTask = faulted.continueOnSuccessWith { (task: BFTask<[Int]>) -> Int in ran.increment() }
-        let skippedValue = faulted.continueOnSuccessWith { (_: [Int]) -> Int in ran.increment() }
+        let skippedValue = faulted.continueOnSuccessWith { (_: BFTask<[Int]>) -> Int in ran.increment() }
         let cancelled = BFTask<[Int]>.cancelled().continueOnSuccessWith { task in task.result!.count }
         #expect((skippedTask.error as? TestError)?.code == 1 && (skippedValue.error as? TestError)?.code == 1)
         #expect(cancelled.isCancelled && ran.value == 0)
@@ -215,10 +222,10 @@ struct BFTaskContinueShapesTests {
         ]
         #expect(value.map(\.result) == [2, 3, 4, 2, 7, 8, 9, 10])
         let chained: [BFTask<String>] = [
-            numbers.continueWith { _ in text },
-            numbers.continueWith { (task: BFTask<[Int]>) -> BFTask<String> in text },
-            numbers.continueWith(block: { _ in text }, cancellationToken: source.token),
-            numbers.continueWith(cancellationToken: source.token) { _ in text },
+            numbers.continueWithTask { _ in text },
+            numbers.continueWithTask { (task: BFTask<[Int]>) -> BFTask<String> in text },
+            numbers.continueWithTask(block: { _ in text }, cancellationToken: source.token),
+            numbers.continueWithTask(cancellationToken: source.token) { _ in text },
         ]
         #expect(chained.map(\.result) == ["x", "x", "x", "x"])
         let runs = Counter()

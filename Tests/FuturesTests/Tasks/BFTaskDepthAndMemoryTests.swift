@@ -5,8 +5,9 @@ import Testing
 /// Recursion through completed tasks: each level continues a completed task with the next level.
 private func down(_ n: Int, on executor: BFExecutor) -> BFTask<Int> {
     if n == 0 { return BFTask(result: 0) }
-    return BFTask(result: n).continueOnSuccessWith(executor: executor) { (value: Int) -> BFTask<Int> in
-        down(value - 1, on: executor)
+    return BFTask(result: n).continueOnSuccessWithTask(executor: executor) { (succeeded: BFTask<Int>) -> BFTask<Int> in
+        let value = succeeded.result!
+        return down(value - 1, on: executor)
     }
 }
 
@@ -46,7 +47,7 @@ struct BFTaskDepthTests {
             let source = BFTaskCompletionSource<Int>()
             var task = source.task
             for _ in 0..<Self.depth {
-                task = task.continueOnSuccessWith { $0 + 1 }
+                task = task.continueOnSuccessWith { $0.result! + 1 }
             }
             source.set(result: 0)
             task.waitUntilFinished()
@@ -86,9 +87,10 @@ struct BFTaskMemoryTests {
             source.object = placeholder
             let task = BFTask(placeholder)
             immediate.object = task.continueWith(executor: .immediate) { $0.result ?? 0 }.future
-            byDefault.object = task.continueOnSuccessWith { $0 + 1 }.future
+            byDefault.object = task.continueOnSuccessWith { $0.result! + 1 }.future
             chained.object =
-                task.continueWith(executor: .immediate) { (_: BFTask<Int>) -> BFTask<Int> in BFTask(result: 1) }.future
+                task.continueWithTask(executor: .immediate) { (_: BFTask<Int>) -> BFTask<Int> in BFTask(result: 1) }
+                .future
         }
         #expect(source.isFreed)
         #expect(immediate.isFreed)

@@ -79,7 +79,8 @@ struct BFTaskFastPathTests {
     func aBlockRunsOnceAndOnTheCallingThreadBeforeTheCallReturnsIfTheTaskIsCompleted(entry: Entry) {
         let runs = Counter()
         let (task, complete) = entry.task(.result(1))
-        let next = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) -> Int in
+        let next = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) -> Int in
+            let value = succeeded.result!
             runs.increment()
             return value + 1
         }
@@ -95,8 +96,8 @@ struct BFTaskFastPathTests {
         let thrownCancellation = task.continueWith(executor: entry.executor) { _ -> Int in
             throw CancellationError()
         }
-        let returnedCancelled = task.continueWith(executor: entry.executor) { _ in BFTask<Int>.cancelled() }
-        let thrownFromChain = task.continueOnSuccessWith(executor: entry.executor) { _ -> BFTask<Int> in
+        let returnedCancelled = task.continueWithTask(executor: entry.executor) { _ in BFTask<Int>.cancelled() }
+        let thrownFromChain = task.continueOnSuccessWithTask(executor: entry.executor) { _ -> BFTask<Int> in
             throw TestError(code: 8)
         }
         complete()
@@ -110,9 +111,10 @@ struct BFTaskFastPathTests {
     func aReturnedTaskIsFollowedWhetherItIsPendingOrCompleted(entry: Entry) {
         let (task, complete) = entry.task(.result(1))
         let inner = BFTaskCompletionSource<Int>()
-        let waiting: BFTask<Int> = task.continueWith(executor: entry.executor) { _ in inner.task }
-        let ready: BFTask<Int> = task.continueOnSuccessWith(executor: entry.executor) { value in
-            BFTask(result: value + 10)
+        let waiting: BFTask<Int> = task.continueWithTask(executor: entry.executor) { _ in inner.task }
+        let ready: BFTask<Int> = task.continueOnSuccessWithTask(executor: entry.executor) { succeeded in
+            let value = succeeded.result!
+            return BFTask(result: value + 10)
         }
         complete()
         #expect(Self.state(waiting) == "pending" && Self.state(ready) == "result 11")
@@ -126,7 +128,7 @@ struct BFTaskFastPathTests {
         let inner = BFTaskCompletionSource<Int>()
         let asked = Counter()
         inner.cancellationToken.onCancellationRequested { asked.increment() }
-        let chained: BFTask<Int> = task.continueWith(executor: entry.executor) { _ in inner.task }
+        let chained: BFTask<Int> = task.continueWithTask(executor: entry.executor) { _ in inner.task }
         complete()
         chained.future.requestCancellation()
         #expect(asked.value == 1)
@@ -144,10 +146,10 @@ struct BFTaskFastPathTests {
         let voidBlock = task.continueWith(
             executor: entry.executor, block: { _ in ran.increment() }, cancellationToken: token)
         let next: [BFTask<Int>] = [
-            task.continueWith(
+            task.continueWithTask(
                 executor: entry.executor, block: { _ in BFTask(result: 1) }, cancellationToken: token),
             task.continueOnSuccessWith(
-                executor: entry.executor, block: { (value: Int) in value }, cancellationToken: token),
+                executor: entry.executor, block: { (task: BFTask<Int>) in task.result! }, cancellationToken: token),
             task.continueOnErrorWith(executor: entry.executor, block: { _ in 0 }, cancellationToken: token),
         ]
         complete()
@@ -162,7 +164,8 @@ struct BFTaskFastPathTests {
         var seen: [String] = []
         for outcome in [Outcome.fault(3), .cancelled] {
             let (task, complete) = entry.task(outcome)
-            let valueForm = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) -> Int in
+            let valueForm = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) -> Int in
+                let value = succeeded.result!
                 ran.increment()
                 return value
             }
@@ -170,7 +173,8 @@ struct BFTaskFastPathTests {
                 ran.increment()
                 return task.result!
             }
-            let chainForm = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) in
+            let chainForm = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) in
+                let value = succeeded.result!
                 ran.increment()
                 return BFTask(result: value)
             }
@@ -220,8 +224,9 @@ struct BFTaskFastPathTests {
         do {
             let resource = Resource()
             weakResource = resource
-            next = task.continueOnSuccessWith(executor: entry.executor) { (value: Int) -> Int in
-                withExtendedLifetime(resource) { value }
+            next = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) -> Int in
+                let value = succeeded.result!
+                return withExtendedLifetime(resource) { value }
             }
         }
         complete()

@@ -137,7 +137,7 @@ struct BFTaskContinuationTests {
 
     @Test func returningATaskChainsWithoutNesting() {
         let source = BFTaskCompletionSource<Int>()
-        let chained: BFTask<Int> = BFTask(result: 1).continueWith { _ in source.task }
+        let chained: BFTask<Int> = BFTask(result: 1).continueWithTask { _ in source.task }
         #expect(!chained.isCompleted, "waits for the returned task")
         source.set(result: 2)
         #expect(chained.result == 2)
@@ -146,7 +146,7 @@ struct BFTaskContinuationTests {
     @Test func throwingFaultsAndReturningACancelledTaskCancels() {
         let thrown = BFTask(result: 1).continueWith { _ -> Int in throw TestError(code: 7) }
         #expect((thrown.error as? TestError)?.code == 7)
-        let cancelled = BFTask(result: 1).continueWith { _ in BFTask<Int>.cancelled() }
+        let cancelled = BFTask(result: 1).continueWithTask { _ in BFTask<Int>.cancelled() }
         #expect(cancelled.isCancelled)
         let thrownCancellation = BFTask(result: 1).continueWith { _ -> Int in throw CancellationError() }
         #expect(thrownCancellation.isCancelled)
@@ -157,10 +157,10 @@ struct BFTaskContinuationTests {
         let text = BFTask(result: "x")
         let source = BFCancellationTokenSource()
         let runs = Counter()
-        #expect(type(of: task.continueWith { _ in text }) == BFTask<String>.self)
+        #expect(type(of: task.continueWithTask { _ in text }) == BFTask<String>.self)
         #expect(type(of: task.continueWith { $0.result! + 1 }) == BFTask<Int>.self)
-        #expect(type(of: task.continueOnSuccessWith { _ in text }) == BFTask<String>.self)
-        #expect(type(of: task.continueWith(cancellationToken: source.token) { _ in text }) == BFTask<String>.self)
+        #expect(type(of: task.continueOnSuccessWithTask { _ in text }) == BFTask<String>.self)
+        #expect(type(of: task.continueWithTask(cancellationToken: source.token) { _ in text }) == BFTask<String>.self)
         // A multi-statement block without `return` where a `BFTask<Void>` is expected.
         func sideEffects() -> BFTask<Void> {
             task.continueWith { _ in
@@ -176,12 +176,12 @@ struct BFTaskContinuationTests {
         }
         #expect(sideEffects().isCompleted && sideEffectsOnSuccess().isCompleted)
         #expect(runs.value == 4)
-        let voidTask: BFTask<Void> = task.continueWith { _ in BFTask(result: ()) }
+        let voidTask: BFTask<Void> = task.continueWithTask { _ in BFTask(result: ()) }
         #expect(voidTask.isCompleted)
         // Objective-C Bolts' Swift spellings, with labels.
         let labelled = task.continueWith(block: { $0.result! + 1 })
-        let withExecutor = task.continueWith(executor: .immediate, block: { _ in text })
-        let onSuccess = task.continueOnSuccessWith(block: { $0 * 3 })
+        let withExecutor = task.continueWithTask(executor: .immediate, block: { _ in text })
+        let onSuccess = task.continueOnSuccessWith(block: { $0.result! * 3 })
         let withToken = task.continueWith(executor: .immediate, block: { _ in 0 }, cancellationToken: source.token)
         #expect(labelled.result == 2 && withExecutor.result == "x" && onSuccess.result == 3 && withToken.result == 0)
     }
@@ -202,21 +202,22 @@ struct BFTaskContinuationTests {
 
     @Test func anUncancelledTokenLetsTheBlockRun() {
         let source = BFCancellationTokenSource()
-        let next = BFTask(result: 2).continueOnSuccessWith(cancellationToken: source.token) { $0 * 2 }
+        let next = BFTask(result: 2).continueOnSuccessWith(cancellationToken: source.token) { $0.result! * 2 }
         #expect(next.result == 4)
     }
 
     @Test func continueOnSuccessWithPassesFaultsAndCancellationThrough() {
         let ran = Counter()
-        let faulted = BFTask<Int>(error: TestError(code: 3)).continueOnSuccessWith { value -> Int in
+        let faulted = BFTask<Int>(error: TestError(code: 3)).continueOnSuccessWith { succeeded -> Int in
+            let value = succeeded.result!
             ran.increment()
             return value
         }
-        let cancelled = BFTask<Int>.cancelled().continueOnSuccessWith { _ in BFTask(result: "x") }
+        let cancelled = BFTask<Int>.cancelled().continueOnSuccessWithTask { _ in BFTask(result: "x") }
         #expect((faulted.error as? TestError)?.code == 3)
         #expect(cancelled.isCancelled)
         #expect(ran.value == 0)
-        let succeeded = BFTask(result: 3).continueOnSuccessWith { BFTask(result: "\($0)") }
+        let succeeded = BFTask(result: 3).continueOnSuccessWithTask { BFTask(result: "\($0.result!)") }
         #expect(succeeded.result == "3")
         let thrown = BFTask(result: 3).continueOnSuccessWith { _ -> Int in throw TestError(code: 9) }
         #expect((thrown.error as? TestError)?.code == 9)
@@ -280,7 +281,7 @@ struct BFTaskContinuationTests {
         do {
             let first = BFTask(result: 1)
             weakFirst = first.future
-            last = first.continueOnSuccessWith { $0 + 1 }
+            last = first.continueOnSuccessWith { $0.result! + 1 }
         }
         #expect(last.result == 2)
         #expect(weakFirst == nil)
@@ -290,7 +291,7 @@ struct BFTaskContinuationTests {
         let source = BFTaskCompletionSource<Int>()
         var task = source.task
         for _ in 0..<100_000 {
-            task = task.continueOnSuccessWith(executor: .immediate) { $0 + 1 }
+            task = task.continueOnSuccessWith(executor: .immediate) { $0.result! + 1 }
         }
         source.set(result: 0)
         task.waitUntilFinished()
@@ -400,7 +401,7 @@ struct BFExecutorTests {
         }
         let next = BFTask(result: 1)
             .continueWith(executor: executor) { $0.result! + 1 }
-            .continueOnSuccessWith(executor: executor) { $0 * 10 }
+            .continueOnSuccessWith(executor: executor) { $0.result! * 10 }
         #expect(try await next.get() == 20)
         #expect(handed.value == 2)
     }

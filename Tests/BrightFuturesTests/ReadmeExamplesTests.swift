@@ -1,10 +1,10 @@
+import BrightFutures
 import Dispatch
 import Foundation
 import Testing
 
-@testable import Futures
-
-// The examples of the BrightFutures README (seeds 000 and 003), as written there, with the outputs the
+// The examples of the BrightFutures README (seeds 000 and 003), as its users write them (`import
+// BrightFutures`), with the outputs the
 // README states. Deviations forced by Swift 6 are marked: a `var` mutated from a `@Sendable` closure
 // becomes a `Counter`, and `2.seconds` (a gist's extension) becomes `.milliseconds(20)`.
 
