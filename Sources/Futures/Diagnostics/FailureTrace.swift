@@ -153,7 +153,7 @@ enum FailureTracing {
     @usableFromInline
     @inline(never)
     static func isOnHere() -> Bool {
-        processSwitch.load(ordering: .relaxed) || inTask
+        processSwitch.load(ordering: .relaxed) || inTask || PendingFutureRegistry.isTracking
     }
 
     /// The node of `future`, if it has one.
@@ -166,7 +166,16 @@ enum FailureTracing {
     @inline(never)
     static func produced<T, E>(_ future: Future<T, E>, name: StaticString, site: CallSite) {
         let node = TraceNode(name: name, site: site, upstream: nil)
-        FutureExtras.update(future) { $0.trace = node }
+        record(future, node, .producer)
+    }
+
+    /// Stores `node` in the side-table entry of `future`, with its pending-futures token when tracked.
+    static func record<T, E>(_ future: Future<T, E>, _ node: TraceNode, _ kind: PendingFutureRegistry.Kind) {
+        let token = PendingFutureRegistry.isTracking ? PendingFutureRegistry.track(future, node: node, kind: kind) : nil
+        FutureExtras.update(future) {
+            $0.trace = node
+            if let token { $0.pending = token }
+        }
     }
 
     /// Records a promise's creation site on its future.
@@ -184,7 +193,7 @@ enum FailureTracing {
         _ future: Future<T, E>, from source: Future<S, SE>, name: StaticString, file: StaticString, line: UInt
     ) {
         let traced = TraceNode(name: name, site: CallSite(file: file, line: line), upstream: node(of: source))
-        FutureExtras.update(future) { $0.trace = traced }
+        record(future, traced, .derived)
         source.onCompletionObserved { result in
             if case .failure = result { traced.noteUpstreamFailed() }
         }
@@ -199,7 +208,7 @@ enum FailureTracing {
         -> TraceNode
     {
         let traced = TraceNode(name: name, site: CallSite(file: file, line: line), upstream: nil)
-        FutureExtras.update(future) { $0.trace = traced }
+        record(future, traced, .gathered)
         return traced
     }
 
@@ -208,6 +217,7 @@ enum FailureTracing {
     @inline(never)
     static func gatheredInput<S, SE>(_ input: Future<S, SE>, into traced: TraceNode) {
         let upstream = node(of: input)
+        if PendingFutureRegistry.isTracking { PendingFutureRegistry.addInput(upstream, to: traced) }
         input.onCompletionObserved { result in
             if case .failure = result { traced.followFirstFailure(upstream) }
         }
@@ -269,6 +279,9 @@ final class TraceNode: Sendable {
             }
         }
     }
+
+    /// The links that say what this node's future waits for (for the pending-futures registry).
+    var awaitedLinks: Links { links.value }
 
     func noteUpstreamFailed() {
         links.withValue { $0.upstreamFailed = true }
