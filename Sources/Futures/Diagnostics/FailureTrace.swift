@@ -127,10 +127,11 @@ extension Future {
 
 /// The switches and hooks of failure tracing.
 ///
-/// `gate` is the one word every hook reads first: its low 32 bits count the process switch (0 or 1) plus
-/// the active task scopes, its high bits the live trace nodes. Creating a future records a node only when
-/// the low half is non-zero and then the process switch or the task-local says so; linking a future to
-/// the one it follows (`completeWith`) is needed only while nodes live.
+/// `gate` is the one word every hook reads first: its low 32 bits count the process switch (0 or 1), the
+/// pending-futures switch (0 or 1, ``FuturesDiagnostics/tracksPendingFutures``, whose registry records the
+/// same nodes) and the active task scopes, its high bits the live trace nodes. Creating a future records a
+/// node only when the low half is non-zero and then a switch or the task-local says so; linking a future
+/// to the one it follows (`completeWith`) is needed only while nodes live.
 @usableFromInline
 enum FailureTracing {
     @usableFromInline static let gate = Atomic<Int>(0)

@@ -164,9 +164,12 @@ private func theLimitKeepsTheOldestAndCountsTheOthersBody() {
     // Turning tracking off forgets everything; on again starts afresh.
     FuturesDiagnostics.tracksPendingFutures = false
     precondition(FuturesDiagnostics.pendingFutures().isEmpty)
+    let madeWhileOff = Promise<Int, Boom>()
     FuturesDiagnostics.tracksPendingFutures = true
     precondition(FuturesDiagnostics.pendingFuturesLeftOut == 0)
-    withExtendedLifetime((promises, kept)) {}
+    precondition(FuturesDiagnostics.pendingFutures().isEmpty)  // never tracked
+    precondition(FutureExtras.entry(of: madeWhileOff.future) == nil)
+    withExtendedLifetime((promises, kept, madeWhileOff)) {}
 }
 
 /// The child process of ``PendingFuturesTests/manyThreadsCreatingAndCompletingLeaveExactlyThePendingOnes()``: `#line` inside an exit test's closure
