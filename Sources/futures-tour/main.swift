@@ -41,6 +41,7 @@ if CommandLine.arguments.contains("--features") {
     await tourCombinators()
     await tourLimiter()
     await tourTracing()
+    await tourPendingFutures()
     await tourProgress(site: site)
 }
 site.server.stop()

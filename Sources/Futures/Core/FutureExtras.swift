@@ -17,8 +17,11 @@ enum FutureExtras {
         /// The call site this future was created at and the upstream steps a failure came through, when
         /// failure tracing is on.
         var trace: (any AnyObject & Sendable)?
+        /// Removes the future's record from the pending-futures registry when it is deallocated, while
+        /// pending futures are tracked.
+        var pending: (any AnyObject & Sendable)?
 
-        var isEmpty: Bool { origin == nil && progress == nil && trace == nil }
+        var isEmpty: Bool { origin == nil && progress == nil && trace == nil && pending == nil }
     }
 
     /// The entries by future. Keys are only valid while the future lives: its `deinit` removes its entry.

@@ -127,10 +127,11 @@ extension Future {
 
 /// The switches and hooks of failure tracing.
 ///
-/// `gate` is the one word every hook reads first: its low 32 bits count the process switch (0 or 1) plus
-/// the active task scopes, its high bits the live trace nodes. Creating a future records a node only when
-/// the low half is non-zero and then the process switch or the task-local says so; linking a future to
-/// the one it follows (`completeWith`) is needed only while nodes live.
+/// `gate` is the one word every hook reads first: its low 32 bits count the process switch (0 or 1), the
+/// pending-futures switch (0 or 1, ``FuturesDiagnostics/tracksPendingFutures``, whose registry records the
+/// same nodes) and the active task scopes, its high bits the live trace nodes. Creating a future records a
+/// node only when the low half is non-zero and then a switch or the task-local says so; linking a future
+/// to the one it follows (`completeWith`) is needed only while nodes live.
 @usableFromInline
 enum FailureTracing {
     @usableFromInline static let gate = Atomic<Int>(0)
@@ -153,7 +154,7 @@ enum FailureTracing {
     @usableFromInline
     @inline(never)
     static func isOnHere() -> Bool {
-        processSwitch.load(ordering: .relaxed) || inTask
+        processSwitch.load(ordering: .relaxed) || inTask || PendingFutureRegistry.isTracking
     }
 
     /// The node of `future`, if it has one.
@@ -166,7 +167,16 @@ enum FailureTracing {
     @inline(never)
     static func produced<T, E>(_ future: Future<T, E>, name: StaticString, site: CallSite) {
         let node = TraceNode(name: name, site: site, upstream: nil)
-        FutureExtras.update(future) { $0.trace = node }
+        record(future, node, .producer)
+    }
+
+    /// Stores `node` in the side-table entry of `future`, with its pending-futures token when tracked.
+    static func record<T, E>(_ future: Future<T, E>, _ node: TraceNode, _ kind: PendingFutureRegistry.Kind) {
+        let token = PendingFutureRegistry.isTracking ? PendingFutureRegistry.track(future, node: node, kind: kind) : nil
+        FutureExtras.update(future) {
+            $0.trace = node
+            if let token { $0.pending = token }
+        }
     }
 
     /// Records a promise's creation site on its future.
@@ -184,7 +194,7 @@ enum FailureTracing {
         _ future: Future<T, E>, from source: Future<S, SE>, name: StaticString, file: StaticString, line: UInt
     ) {
         let traced = TraceNode(name: name, site: CallSite(file: file, line: line), upstream: node(of: source))
-        FutureExtras.update(future) { $0.trace = traced }
+        record(future, traced, .derived)
         source.onCompletionObserved { result in
             if case .failure = result { traced.noteUpstreamFailed() }
         }
@@ -199,7 +209,7 @@ enum FailureTracing {
         -> TraceNode
     {
         let traced = TraceNode(name: name, site: CallSite(file: file, line: line), upstream: nil)
-        FutureExtras.update(future) { $0.trace = traced }
+        record(future, traced, .gathered)
         return traced
     }
 
@@ -208,6 +218,7 @@ enum FailureTracing {
     @inline(never)
     static func gatheredInput<S, SE>(_ input: Future<S, SE>, into traced: TraceNode) {
         let upstream = node(of: input)
+        if PendingFutureRegistry.isTracking { PendingFutureRegistry.addInput(upstream, to: traced) }
         input.onCompletionObserved { result in
             if case .failure = result { traced.followFirstFailure(upstream) }
         }
@@ -269,6 +280,9 @@ final class TraceNode: Sendable {
             }
         }
     }
+
+    /// The links that say what this node's future waits for (for the pending-futures registry).
+    var awaitedLinks: Links { links.value }
 
     func noteUpstreamFailed() {
         links.withValue { $0.upstreamFailed = true }

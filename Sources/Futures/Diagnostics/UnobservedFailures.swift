@@ -38,8 +38,12 @@ extension FuturesDiagnostics {
     ///                                                     // promise was created
     /// ```
     ///
-    /// An ``InvalidationToken``'s ``InvalidationToken/future`` is a signal, not a result: it is never
-    /// reported.
+    /// A failure that a cancellation caused is never reported: a future that failed with
+    /// ``FuturesError/cancelled`` or `CancellationError` (also inside ``TimeoutError/failure(_:)`` or
+    /// ``BrightFuturesError/external(_:)``) ended because someone asked — a
+    /// ``Future/requestCancellation()`` that travelled to the work, a `timeout` that gave up on it, a
+    /// cancelled token, task or ``BFTask``. An ``InvalidationToken``'s ``InvalidationToken/future`` is a
+    /// signal, not a result: it is never reported either.
     ///
     /// Cost: the check is two flags of the future read in `deinit` when it completed with a failure;
     /// successful futures pay nothing. In debug builds of the library (`-Onone`) and while the policy is
@@ -85,7 +89,7 @@ extension Future {
         setFlag(Flags.hasExtras, false)  // taken: `deinit` must not take it again
         let origin = extras?.origin
         let policy = FuturesDiagnostics.unobservedFailures
-        guard !observed, policy != .off, let error = failureForDeinit() else { return }
+        guard !observed, policy != .off, let error = failureForDeinit(), !isCancellation(error) else { return }
         let diagnostic = FuturesDiagnostic.unobservedFailure(
             type: "\(Future.self)",
             error: String(describing: error),
@@ -96,5 +100,35 @@ extension Future {
         if policy == .trapInDebug {
             assertionFailure(diagnostic.description)
         }
+    }
+}
+
+/// An error that carries another one (``TimeoutError/failure(_:)``, ``BrightFuturesError/external(_:)``):
+/// a cancellation error inside it is still a cancellation.
+protocol CarriesFailure {
+    /// The error carried, if this is the case that carries one.
+    var carriedFailure: (any Error)? { get }
+}
+
+extension TimeoutError: CarriesFailure {
+    var carriedFailure: (any Error)? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+extension BrightFuturesError: CarriesFailure {
+    var carriedFailure: (any Error)? {
+        if case .external(let error) = self { error } else { nil }
+    }
+}
+
+/// Whether `error` says the work was cancelled (``FuturesError/cancelled``, `CancellationError`), also when
+/// it is carried inside another error: such a failure was asked for, not something to handle.
+func isCancellation(_ error: any Error) -> Bool {
+    var current: any Error = error
+    while true {
+        if isCancellationError(current) { return true }
+        guard let carried = (current as? any CarriesFailure)?.carriedFailure else { return false }
+        current = carried
     }
 }
