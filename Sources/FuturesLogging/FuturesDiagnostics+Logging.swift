@@ -55,7 +55,7 @@
     extension FuturesDiagnostic {
         /// The level ``Futures/FuturesDiagnostics/logging(to:level:)`` logs this diagnostic at by default.
         ///
-        /// - `FuturesDiagnostic.unobservedFailure(type:error:file:line:)` and
+        /// - `FuturesDiagnostic.unobservedFailure(type:error:file:line:trace:)` and
         ///   `FuturesDiagnostic.contextRanTaskTwice`: `.error` — a failure nobody handled, or an
         ///   execution context that breaks its contract.
         /// - `FuturesDiagnostic.promiseCompletedTwice(file:line:)`,
@@ -71,8 +71,9 @@
         }
 
         /// The structured metadata of this diagnostic: `futures.diagnostic` (its kind, e.g.
-        /// `unobservedFailure`), and where they apply `futures.file`, `futures.line`, `futures.type` and
-        /// `futures.error`.
+        /// `unobservedFailure`), and where they apply `futures.file`, `futures.line`, `futures.type`,
+        /// `futures.error` and `futures.failure_trace` (the steps of an unobserved failure's trace, one
+        /// string each, when failure tracing was on).
         public var logMetadata: Logger.Metadata {
             var metadata: Logger.Metadata = ["futures.diagnostic": .string(kind)]
             switch self {
@@ -80,9 +81,12 @@
                 break
             case .promiseDropped(let type, _, _):
                 metadata["futures.type"] = .string(type)
-            case .unobservedFailure(let type, let error, _, _):
+            case .unobservedFailure(let type, let error, _, _, let trace):
                 metadata["futures.type"] = .string(type)
                 metadata["futures.error"] = .string(error)
+                if let trace {
+                    metadata["futures.failure_trace"] = .array(trace.steps.map { .string($0.description) })
+                }
             }
             if let site {
                 metadata["futures.file"] = .string(site.file)
@@ -109,7 +113,7 @@
             case .promiseCompletedTwice(let file, let line), .futureCompletedTwice(let file, let line),
                 .promiseDropped(_, let file, let line):
                 return (file, line)
-            case .unobservedFailure(_, _, let file?, let line?):
+            case .unobservedFailure(_, _, let file?, let line?, _):
                 return (file, line)
             case .unobservedFailure, .contextRanTaskTwice:
                 return nil

@@ -63,6 +63,39 @@
             #expect(entry?.metadata["futures.type"]?.description.contains("Failure") == true)
         }
 
+        @Test func anUnobservedFailureCarriesItsFailureTraceWhenTracingWasOn() {
+            var lines: [UInt] = []
+            let entries = logged {
+                FuturesDiagnostics.withFailureTracing {
+                    let promise = Promise<Int, Failure>()
+                    lines.append(#line + 1)
+                    let doubled = promise.future.map(immediateExecutionContext) { $0 * 2 }
+                    lines.append(#line + 1)
+                    _ = doubled.map(immediateExecutionContext) { $0 + 1 }
+                    promise.failure(Failure())
+                }
+            }
+            let unobserved = entries.filter { $0.metadata["futures.diagnostic"] == "unobservedFailure" }
+            #expect(unobserved.count == 1)
+            guard case .array(let steps)? = unobserved.first?.metadata["futures.failure_trace"] else {
+                Issue.record("no failure trace in \(unobserved)")
+                return
+            }
+            let text = steps.map(\.description)
+            #expect(text.contains { $0.contains("map") && $0.hasSuffix(":\(lines[1])") })
+            #expect(text.contains { $0.contains("map") && $0.hasSuffix(":\(lines[0])") })
+        }
+
+        @Test func anUnobservedFailureHasNoTraceWhenTracingWasOff() {
+            let entries = logged {
+                let promise = Promise<Int, Failure>()
+                _ = promise.future.map(immediateExecutionContext) { $0 * 2 }
+                promise.failure(Failure())
+            }
+            #expect(entries.count == 1)
+            #expect(entries.first?.metadata["futures.failure_trace"] == nil)
+        }
+
         @Test func aContextThatRunsATaskTwiceIsAnErrorWithoutASite() {
             let twice = ExecutionContext { task in
                 task()

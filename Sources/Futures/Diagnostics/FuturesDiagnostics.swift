@@ -15,9 +15,12 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// A future of type `type` failed with `error` (its description) and was deallocated without anyone
     /// looking at its failure: no callback, no `get()`, no derived future, no `forced()`, no read of
     /// `result`. `file` and `line` are where its ``Promise`` (or its ``Future/init(file:line:resolver:)``) was created, when it had one and the library
-    /// is built for debugging (else `nil`).
+    /// is built for debugging (else `nil`). `trace` is its failure trace — the steps the failure went
+    /// through, from where it started — when failure tracing
+    /// (``FuturesDiagnostics/failureTracing``) or pending-future tracking was on as the future was made
+    /// (else `nil`).
     /// See ``FuturesDiagnostics/unobservedFailures``.
-    case unobservedFailure(type: String, error: String, file: String?, line: UInt?)
+    case unobservedFailure(type: String, error: String, file: String?, line: UInt?, trace: FailureTrace? = nil)
 
     /// A one-line, human-readable account of the misuse.
     public var description: String {
@@ -31,10 +34,11 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
                 "Futures: \(type) created at \(file):\(line) was deallocated without being completed; its future fails with FuturesError.brokenPromise if its error type allows, otherwise it never completes"
         case .contextRanTaskTwice:
             return "Futures: an execution context ran a callback's task twice; the second run was ignored"
-        case .unobservedFailure(let type, let error, let file, let line):
+        case .unobservedFailure(let type, let error, let file, let line, let trace):
             let origin = file.map { " (created at \($0):\(line ?? 0))" } ?? ""
+            let steps = trace.map { "; failure trace: \($0)" } ?? ""
             return
-                "Futures: a failed \(type)\(origin) was deallocated without anyone looking at its failure: \(error)"
+                "Futures: a failed \(type)\(origin) was deallocated without anyone looking at its failure: \(error)\(steps)"
         }
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 public enum UnobservedFailurePolicy: UInt8, Sendable, CaseIterable {
     /// Nothing is checked or reported.
     case off
-    /// Each such future is reported once, as ``FuturesDiagnostic/unobservedFailure(type:error:file:line:)``,
+    /// Each such future is reported once, as ``FuturesDiagnostic/unobservedFailure(type:error:file:line:trace:)``,
     /// through ``FuturesDiagnostics`` (standard error by default).
     case report
     /// Reported as with ``report``, then the program stops with `assertionFailure` when the library is
@@ -94,7 +94,8 @@ extension Future {
             type: "\(Future.self)",
             error: String(describing: error),
             file: origin?.file,
-            line: origin?.line
+            line: origin?.line,
+            trace: (extras?.trace as? TraceNode)?.trace()
         )
         FuturesDiagnostics.report(diagnostic)
         if policy == .trapInDebug {

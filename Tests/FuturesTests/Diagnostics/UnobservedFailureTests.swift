@@ -24,7 +24,7 @@ struct UnobservedFailureTests {
             promise.failure(.first)
         }
         #expect(found.count == 1)
-        guard case .unobservedFailure(let type, let error, let file, let line)? = found.first else { return }
+        guard case .unobservedFailure(let type, let error, let file, let line, _)? = found.first else { return }
         #expect(type == "Future<Int, ComboError>")
         #expect(error == "first")
         #expect(file?.hasSuffix("UnobservedFailureTests.swift") == true)
@@ -44,7 +44,7 @@ struct UnobservedFailureTests {
             _ = Future<Int, ComboError> { complete in complete(.failure(.first)) }
         }
         #expect(found.count == 1)
-        if case .unobservedFailure(_, _, let file, let line)? = found.first {
+        if case .unobservedFailure(_, _, let file, let line, _)? = found.first {
             #expect(file != nil && line == 44)
         }
     }
@@ -93,7 +93,7 @@ struct UnobservedFailureTests {
             promise.failure(.first)
         }
         #expect(found.count == 1)
-        if case .unobservedFailure(_, let error, let file, _)? = found.first {
+        if case .unobservedFailure(_, let error, let file, _, _)? = found.first {
             #expect(error == "second" && file == nil)
         }
     }
