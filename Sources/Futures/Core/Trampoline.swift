@@ -85,7 +85,12 @@ enum Trampoline {
     static func run(_ body: () -> Void, orQueue deferred: @autoclosure () -> (() -> Void)) {
         let trampoline = current
         if trampoline.pointee.depth >= maxDepth {
-            trampoline.pointee.queued.append(deferred())
+            #if ServiceContext
+                // Run later by the outermost frame, whose trace context may differ: keep this frame's.
+                trampoline.pointee.queued.append(ContextTravel.boundJob(deferred()))
+            #else
+                trampoline.pointee.queued.append(deferred())
+            #endif
             return
         }
         enter(trampoline, body)
