@@ -119,6 +119,25 @@
             expectChild("commit", of: "store")
         }
 
+        @Test("The library's task-local check agrees with ServiceContext.current")
+        func isActiveAgreesWithCurrent() async {
+            #expect(!ContextTravel.isActive)
+            ServiceContext.withValue(.topLevel) {
+                #expect(ContextTravel.isActive)
+                ServiceContext.withValue(nil) { #expect(!ContextTravel.isActive) }
+                #expect(ContextTravel.isActive)
+            }
+            #expect(!ContextTravel.isActive)
+            let inTask = await ServiceContext.withValue(.topLevel) {
+                await Task { ContextTravel.isActive }.value
+            }
+            #expect(inTask)
+            let detached = await ServiceContext.withValue(.topLevel) {
+                await Task.detached { ContextTravel.isActive }.value
+            }
+            #expect(!detached)
+        }
+
         // MARK: - No leaks
 
         @Test("A context set after registration does not leak into the callback", .hangGuard())
