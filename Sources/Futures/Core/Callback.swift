@@ -132,7 +132,8 @@ final class ScheduledCallback<T: Sendable, E: Error>: Sendable {
             return
         }
         #if ServiceContext
-            // Registered without a trace context: runs without the one this thread has (see `ContextTravel`).
+            // A callback registered without a trace context runs without the one this thread has; a bound
+            // one sets its own (see `ContextTravel`).
             if ContextTravel.isActive { return ContextTravel.withoutInherited { body(result) } }
         #endif
         body(result)

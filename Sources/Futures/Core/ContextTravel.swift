@@ -81,12 +81,13 @@
             }
         }
 
-        /// `boundAlways(_:)` for a job of the trampoline (not `Sendable`: it runs on the thread
-        /// that queued it).
+        /// `job` (queued on the trampoline: not `Sendable`, it runs on the thread that queued it), bound to
+        /// the context current now; `job` itself when none is current (the trampoline runs its queued jobs
+        /// with no context, see `Trampoline.runQueued(_:)`).
         @usableFromInline
         static func boundJob(_ job: @escaping () -> Void) -> () -> Void {
-            let captured = ServiceContext.current
-            return { run(with: captured, job) }
+            guard let captured = ServiceContext.current else { return job }
+            return { ServiceContext.withValue(captured) { job() } }
         }
 
         /// Runs `body` with `captured` as the current context (none when `nil`), changing nothing when it

@@ -129,6 +129,10 @@ enum Trampoline {
     /// it) before it runs, so a nested drain (``runQueuedBeforeBlocking()``) never runs it twice.
     @usableFromInline
     static func runQueued(_ trampoline: UnsafeMutablePointer<State>) {
+        #if ServiceContext
+            // Jobs queued with no trace context run with none; the others carry theirs (`run(_:orQueue:)`).
+            if ContextTravel.isActive { return ContextTravel.withoutInherited { runQueued(trampoline) } }
+        #endif
         while trampoline.pointee.head < trampoline.pointee.queued.count {
             let job = trampoline.pointee.queued[trampoline.pointee.head]
             trampoline.pointee.head += 1
