@@ -16,7 +16,8 @@ let package = Package(
     ],
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
     // library has no dependencies; enable `NIO` for `FuturesNIO` (SwiftNIO) and `Combine` for
-    // `FuturesCombine` (OpenCombine off Apple platforms), `Logging` for `FuturesLogging` (swift-log). Nothing is
+    // `FuturesCombine` (OpenCombine off Apple platforms), `Logging` for `FuturesLogging` (swift-log); enable
+    // `ServiceContext` to carry the trace context (swift-service-context) through every chain. Nothing is
     // enabled by default.
     traits: [
         .trait(name: "NIO", description: "FuturesNIO: EventLoopFuture interop (fetches swift-nio)."),
@@ -28,6 +29,11 @@ let package = Package(
             name: "Logging",
             description: "FuturesLogging: FuturesDiagnostics into a swift-log Logger (fetches swift-log)."
         ),
+        .trait(
+            name: "ServiceContext",
+            description:
+                "Trace context through every chain: callbacks run with the ServiceContext current where they were registered (fetches swift-service-context)."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -35,6 +41,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Under the `ServiceContext` trait only: the task-local trace context that callbacks carry.
+        .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
+        // Test-only, under the `ServiceContext` trait: spans recorded in memory (`InMemoryTracing`) for the
+        // trace-context tests. (swift-service-context itself depends on it for the `ServiceContext` type.)
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // Documentation only (`swift package generate-documentation`); adds nothing to any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Test-only: `TestClock` lets the time-based tests advance virtual time instead of sleeping.
@@ -47,7 +58,14 @@ let package = Package(
         .target(name: "CFuturesShims"),
         .target(
             name: "Futures",
-            dependencies: ["CFuturesShims"],
+            dependencies: [
+                "CFuturesShims",
+                .product(
+                    name: "ServiceContextModule",
+                    package: "swift-service-context",
+                    condition: .when(traits: ["ServiceContext"])
+                ),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
@@ -113,6 +131,17 @@ let package = Package(
                 "LoopbackHTTP",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                // The trace-context tests (their file is guarded by `#if ServiceContext`).
+                .product(
+                    name: "Tracing",
+                    package: "swift-distributed-tracing",
+                    condition: .when(traits: ["ServiceContext"])
+                ),
+                .product(
+                    name: "InMemoryTracing",
+                    package: "swift-distributed-tracing",
+                    condition: .when(traits: ["ServiceContext"])
+                ),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -4,11 +4,19 @@
 // `swift package benchmark --filter W1` from this folder.
 import PackageDescription
 
+// `FUTURES_TRAITS=ServiceContext swift package benchmark …` (or `FUTURES_TRAITS=ServiceContext ./run.sh …`) builds
+// the library with those package traits (comma-separated), e.g. to measure the trace context's cost; unset, the
+// library is built with none, as a client that enables nothing gets it.
+let futuresTraits = Set(
+    (Context.environment["FUTURES_TRAITS"] ?? "").split(separator: ",").map {
+        Package.Dependency.Trait(name: String($0))
+    })
+
 let package = Package(
     name: "FuturesBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "swift-futures", path: ".."),
+        .package(name: "swift-futures", path: "..", traits: futuresTraits.isEmpty ? [.defaults] : futuresTraits),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),

@@ -8,7 +8,7 @@ extension DispatchQueue {
     /// ```
     public func asyncValue<T>(_ execute: @escaping @Sendable () -> T) -> Future<T, Never> {
         let future = Future<T, Never>()
-        async { future.complete(.success(execute())) }
+        async(execute: traced { future.complete(.success(execute())) })
         return future
     }
 
@@ -16,14 +16,24 @@ extension DispatchQueue {
     /// the work can fail.
     public func asyncResult<T, E>(_ execute: @escaping @Sendable () -> Result<T, E>) -> Future<T, E> {
         let future = Future<T, E>()
-        async { future.complete(execute()) }
+        async(execute: traced { future.complete(execute()) })
         return future
     }
 
     /// Runs `execute` on this queue at `deadline` (`asyncAfter`) and returns a future of its return value.
     public func asyncValueAfter<T>(_ deadline: DispatchTime, execute: @escaping @Sendable () -> T) -> Future<T, Never> {
         let future = Future<T, Never>()
-        asyncAfter(deadline: deadline) { future.complete(.success(execute())) }
+        asyncAfter(deadline: deadline, execute: traced { future.complete(.success(execute())) })
         return future
     }
+}
+
+/// `task`, bound to the trace context current here when the `ServiceContext` trait is on (see
+/// `ContextTravel`); `task` itself otherwise.
+private func traced(_ task: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    #if ServiceContext
+        return ContextTravel.bound(task)
+    #else
+        return task
+    #endif
 }

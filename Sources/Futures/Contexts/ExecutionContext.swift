@@ -71,8 +71,21 @@ public struct ExecutionContext: Sendable {
     }
 
     /// Runs `task` in this context.
+    ///
+    /// With the `ServiceContext` package trait, `task` runs with the trace context (`ServiceContext`) that
+    /// is current here, on whatever thread the context runs it.
     @inlinable
     public func execute(_ task: @escaping @Sendable () -> Void) {
+        #if ServiceContext
+            if !isImmediate, ContextTravel.isActive { return executeUnbound(ContextTravel.bound(task)) }
+        #endif
+        executeUnbound(task)
+    }
+
+    /// Runs `task` in this context without binding it to the current trace context (the library's own
+    /// hops of work that carries its context already, such as a callback bound at registration).
+    @inlinable
+    func executeUnbound(_ task: @escaping @Sendable () -> Void) {
         switch kind {
         case .immediate:
             task()
@@ -98,7 +111,7 @@ public struct ExecutionContext: Sendable {
     @usableFromInline
     func executeGated(_ task: @escaping @Sendable () -> Void) {
         guard case .gated(let base, let isOpen, _) = kind else { return execute(task) }
-        ExecutionContext(kind: base).execute {
+        ExecutionContext(kind: base).executeUnbound {
             if isOpen() { task() }
         }
     }

@@ -119,7 +119,8 @@ final class ScheduledCallback<T: Sendable, E: Error>: Sendable {
     /// immediate context.
     @inlinable
     func submit(_ result: Result<T, E>) {
-        context.execute { [self] in
+        // Unbound: the callback carries the context of its registration, not of the completer.
+        context.executeUnbound { [self] in
             Trampoline.run({ self.runOnce(result) }, orQueue: { self.runOnce(result) })
         }
     }
@@ -130,6 +131,11 @@ final class ScheduledCallback<T: Sendable, E: Error>: Sendable {
             FuturesDiagnostics.report(.contextRanTaskTwice)
             return
         }
+        #if ServiceContext
+            // A callback registered without a trace context runs without the one this thread has; a bound
+            // one sets its own (see `ContextTravel`).
+            if ContextTravel.isActive { return ContextTravel.withoutInherited { body(result) } }
+        #endif
         body(result)
     }
 }

@@ -11,6 +11,10 @@ extension Future {
         _ context: ExecutionContext,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) -> RemovableEntry<T, E>? {
+        #if ServiceContext
+            // The trace context travels with the callback (see `ContextTravel`).
+            let body = ContextTravel.isActive ? ContextTravel.bound(body) : body
+        #endif
         let entry = RemovableEntry<T, E>(.callback(context, body))
         return addRemovable(entry) ? entry : nil
     }

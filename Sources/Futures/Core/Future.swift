@@ -381,6 +381,10 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         // An invalidation token's context: the token tracks the registration and removes it (releasing
         // its captures) when it is invalidated.
         if case .gated = context.kind, whenCompleteGatedTracked(context, body) { return registrationLocked() }
+        #if ServiceContext
+            // The trace context travels with the callback (see `ContextTravel`).
+            let body = ContextTravel.isActive ? ContextTravel.bound(body) : body
+        #endif
         // Built before locking (a scheduled callback allocates its box), then moved into the state: it
         // comes back in `.runNow` when it must run now.
         var entry: Callback<T, E>? =
@@ -599,6 +603,12 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// order (and those registered meanwhile), then the immediate callbacks in registration order.
     @inlinable
     final func runCompletion(_ list: CallbackList<T, E>, _ result: Result<T, E>, handsOut: Bool) {
+        #if ServiceContext
+            // Callbacks registered without a trace context run without the completer's (see `ContextTravel`).
+            if ContextTravel.isActive {
+                return ContextTravel.withoutInherited { runCompletion(list, result, handsOut: handsOut) }
+            }
+        #endif
         list.forEach { entry in
             switch entry {
             case .wakeUp(let wakeUp), .observer(let wakeUp): wakeUp(result)

@@ -85,7 +85,12 @@ enum Trampoline {
     static func run(_ body: () -> Void, orQueue deferred: @autoclosure () -> (() -> Void)) {
         let trampoline = current
         if trampoline.pointee.depth >= maxDepth {
-            trampoline.pointee.queued.append(deferred())
+            #if ServiceContext
+                // Run later by the outermost frame, whose trace context may differ: keep this frame's.
+                trampoline.pointee.queued.append(ContextTravel.boundJob(deferred()))
+            #else
+                trampoline.pointee.queued.append(deferred())
+            #endif
             return
         }
         enter(trampoline, body)
@@ -124,6 +129,10 @@ enum Trampoline {
     /// it) before it runs, so a nested drain (``runQueuedBeforeBlocking()``) never runs it twice.
     @usableFromInline
     static func runQueued(_ trampoline: UnsafeMutablePointer<State>) {
+        #if ServiceContext
+            // Jobs queued with no trace context run with none; the others carry theirs (`run(_:orQueue:)`).
+            if ContextTravel.isActive { return ContextTravel.withoutInherited { runQueued(trampoline) } }
+        #endif
         while trampoline.pointee.head < trampoline.pointee.queued.count {
             let job = trampoline.pointee.queued[trampoline.pointee.head]
             trampoline.pointee.head += 1

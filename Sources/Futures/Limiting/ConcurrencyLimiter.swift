@@ -396,7 +396,12 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         self.cancellationError = cancellationError ?? Future<T, E>.cancellationError
         self.isRemovable = removableWhileQueued && (self.cancellationError != nil || E.self == Never.self)
         self.deadline = deadline
-        self.work = work
+        #if ServiceContext
+            // The work runs with the trace context of its submission, whoever starts it (see `ContextTravel`).
+            self.work = ContextTravel.boundAlways(work)
+        #else
+            self.work = work
+        #endif
     }
 
     func start(in limiter: ConcurrencyLimiter) {

@@ -211,6 +211,11 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         onCancel: (@Sendable () -> Void)? = nil,
         _ handler: @escaping @Sendable (StreamEvent<T>) -> Void
     ) -> StreamSubscription {
+        #if ServiceContext
+            // Every event reaches the handler with the trace context of the subscription, whoever publishes
+            // it (see `ContextTravel`).
+            let handler = ContextTravel.boundAlways(handler)
+        #endif
         let (base, gate) = context.ungated
         let trackers = context.invalidationTrackers
         let subscription = StreamSubscription(
