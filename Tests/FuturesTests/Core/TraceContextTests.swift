@@ -298,9 +298,9 @@
             let (pending, completed) = tracer.withSpan("request") { _ in
                 (
                     source.task.continueOnSuccessWith(executor: BFExecutor(dispatchQueue: queue)) {
-                        step("pending", $0 + 1)
+                        step("pending", $0.result! + 1)
                     },
-                    BFTask(result: 1).continueOnSuccessWith(executor: .default) { step("completed", $0 + 1) }
+                    BFTask(result: 1).continueOnSuccessWith(executor: .default) { step("completed", $0.result! + 1) }
                 )
             }
             DispatchQueue.global().async { source.set(result: 1) }
