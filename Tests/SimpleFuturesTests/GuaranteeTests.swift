@@ -70,7 +70,7 @@ struct ReleaseTests {
     }
 }
 
-@Suite("SimpleFutures: bounded stack", .hangGuard)
+@Suite("SimpleFutures: bounded stack", .hangGuard())
 struct DepthTests {
     @Test(arguments: StackKind.allCases)
     func mapChainOnAPendingFuture(on stack: StackKind) async {

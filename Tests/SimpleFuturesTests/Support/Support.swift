@@ -13,7 +13,9 @@ let sanitizedRun = ProcessInfo.processInfo.environment["FUTURES_SANITIZED"] == "
 
 extension Trait where Self == TimeLimitTrait {
     /// The guard against a hang (not a timing goal): 10 minutes, 30 under a sanitizer.
-    static var hangGuard: Self { .timeLimit(.minutes(sanitizedRun ? 30 : 10)) }
+    static func hangGuard(minutes: Int = 10) -> Self {
+        .timeLimit(.minutes(sanitizedRun ? max(30, minutes) : max(10, minutes)))
+    }
 }
 
 /// The kinds of thread a depth test runs on, each with its own stack.
