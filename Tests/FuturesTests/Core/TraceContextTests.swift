@@ -363,8 +363,13 @@
             tasks.withLock { $0.append(task) }
         }
 
+        /// Runs and lets go of the parked tasks (a task holds its context, which holds this object).
         func runAll() {
-            for task in tasks.withLock({ $0 }) { task() }
+            let parked = tasks.withLock { tasks in
+                defer { tasks = [] }
+                return tasks
+            }
+            for task in parked { task() }
         }
     }
 #endif
