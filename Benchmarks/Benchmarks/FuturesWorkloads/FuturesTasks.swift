@@ -8,9 +8,9 @@ public func registerFuturesW1Task() {
         let sum = AtomicCounter()
         for _ in benchmark.scaledIterations {
             let first = BFTask(result: 1)
-            let second = first.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
-            let third = second.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
-            let fourth = third.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+            let second = first.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+            let third = second.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+            let fourth = third.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
             fourth.continueWith(executor: .immediate) { (task: BFTask<Int>) in
                 if task.result == 4 { sum.increment() }
             }
@@ -26,9 +26,9 @@ public func registerFuturesW2sTask() {
         let sum = AtomicCounter()
         for _ in benchmark.scaledIterations {
             let source = BFTaskCompletionSource<Int>()
-            let second = source.task.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
-            let third = second.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
-            let fourth = third.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+            let second = source.task.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+            let third = second.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+            let fourth = third.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
             fourth.continueWith(executor: .immediate) { (task: BFTask<Int>) in
                 if task.result == 4 { sum.increment() }
             }

@@ -141,17 +141,17 @@ case "TaskResult":  // a succeeded BFTask made and read
 case "W1Task":  // W1 on the Bolts face: a succeeded task, three immediate continuations, an observer
     for _ in 0..<count {
         let first = BFTask(result: 1)
-        let second = first.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
-        let third = second.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
-        let fourth = third.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+        let second = first.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+        let third = second.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+        let fourth = third.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
         fourth.continueWith(executor: .immediate) { (task: BFTask<Int>) in consume(task.result!) }
     }
 case "W2sTask":  // W2s on the Bolts face: a completion source, three continuations, an observer, then set
     for _ in 0..<count {
         let source = BFTaskCompletionSource<Int>()
-        let second = source.task.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
-        let third = second.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
-        let fourth = third.continueOnSuccessWith(executor: .immediate) { (value: Int) in value + 1 }
+        let second = source.task.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+        let third = second.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+        let fourth = third.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
         fourth.continueWith(executor: .immediate) { (task: BFTask<Int>) in consume(task.result!) }
         source.set(result: 1)
     }
