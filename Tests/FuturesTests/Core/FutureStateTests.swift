@@ -109,7 +109,8 @@ struct FutureStateTests {
             Issue.record("expected .withdrawn")
             return
         }
-        guard case .withdrawn(leaving: true) = state.registerRemovable(entry, alreadyRequested: false, handingOut: false)
+        guard
+            case .withdrawn(leaving: true) = state.registerRemovable(entry, alreadyRequested: false, handingOut: false)
         else {
             Issue.record("expected .withdrawn(leaving: true)")
             return
