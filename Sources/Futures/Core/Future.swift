@@ -44,8 +44,12 @@ import Synchronization
 @dynamicMemberLookup
 public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state` and the fields below it) is
-    // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
-    // ordering publishes it to the next holder.
+    // written only between `lock.lock()` and `lock.unlock()`, and read there too, with one exception: a
+    // settled success (completed, no hand-out in progress) is read without the lock: one acquiring load
+    // of the flag word, then the words (*Settled futures* in Future+Storage.swift). The words are written
+    // before the releasing store that makes the future settled and never again until `deinit`, so a
+    // reader that sees the settled bits sees the value. The lock's acquire/release ordering publishes
+    // everything else to the next holder.
     //
     // Field order matters for size: the state's 17 bytes first, then the two-byte flags and the lock,
     // packed behind them: 16 (object header) + 17 + 1 (padding) + 2 + 4 = 40 bytes, a 48-byte malloc
@@ -99,7 +103,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         /// registered meanwhile queue behind them (registration order per serial context).
         @usableFromInline static var handingOut: UInt16 { 4 }
         /// A cancellation handler was registered at some point, so requests from derived futures are worth
-        /// forwarding here (see `forwardsCancellation(to:)`).
+        /// forwarding here (see `linkCancellation(to:after:asking:)`).
         @usableFromInline static var acceptsCancellation: UInt16 { 8 }
         /// The pending list starts with a ``ConsumerTally``, which counts the consumers from then on.
         @usableFromInline static var tallied: UInt16 { 16 }
@@ -372,7 +376,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Returns what the registration saw under the lock it takes anyway (``Registration``): whether the
     /// future has side data (`FutureExtras`: progress, …), so combinators learn for free whether an input
     /// carries progress, and whether a cancellation request is worth forwarding to it, so
-    /// ``forwardsCancellation(to:after:)`` needs no second lock.
+    /// ``linkCancellation(to:after:asking:)`` needs no second lock.
     @inlinable
     @discardableResult
     final func whenComplete(
