@@ -40,10 +40,10 @@ extension Future where E == any Error {
         let future = Future<U, any Error>()
         if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
         let onCancel = failingOnCancel ? Self.cancelling(future, cancelToken) : nil
-        whenComplete(context, cancelToken: cancelToken, onCancel: onCancel) { result in
-            body(result, future)
+        let registration = whenCompleteAsConsumer(context, cancelToken: cancelToken, onCancel: onCancel) {
+            result in body(result, future)
         }
-        future.linkProgressAndCancellation(to: self, after: registrationLocked())
+        future.linkProgressAndCancellation(to: self, after: registration)
         return future
     }
 

@@ -65,11 +65,11 @@ final class ConsumerTally: @unchecked Sendable {
 /// the faces that need removal pay for the box.
 @usableFromInline
 final class RemovableEntry<T: Sendable, E: Error>: @unchecked Sendable {
-    // `@unchecked Sendable`: `kind` is written only under the lock of the one future whose list holds
-    // this entry (registration, removal), and read without it only by the thread that completes or
-    // cancels that future after taking the entry out of the list under the same lock; once out of the
-    // list, removal no longer writes it (it finds the future completed and returns `nil`). `isConsumer` is
-    // immutable.
+    // `@unchecked Sendable`: `kind` and `phase` are written only under the lock of the one future the
+    // entry is registered on (registration, asks, removal), and `kind` is read without it only by the
+    // thread that completes or cancels that future after taking the entry out of the list under the same
+    // lock; once out of the list, removal no longer writes it (it finds the future completed and returns
+    // `nil`). `isConsumer` is immutable.
     @usableFromInline
     enum Kind: Sendable {
         /// Behaves as ``Callback/wakeUp(_:)``.
@@ -80,9 +80,30 @@ final class RemovableEntry<T: Sendable, E: Error>: @unchecked Sendable {
         case callback(ExecutionContext, @Sendable (Result<T, E>) -> Void)
     }
 
+    /// Where a removable entry is in its life, as its future's cancellation bookkeeping sees it: a
+    /// consumer's ask is recorded on its own entry, so that taking the entry back takes its ask back too,
+    /// and an ask through an entry that is no longer registered does nothing (GUARANTEES.md G8).
+    @usableFromInline
+    enum Phase: UInt8, Sendable {
+        /// Made, not registered yet.
+        case new
+        /// Registered (or run at registration); a consumer that has not asked.
+        case live
+        /// Registered, and its ask is counted in its future's tally.
+        case asked
+        /// Ran, was removed, or its future completed: neither an ask nor a removal through it counts.
+        case gone
+        /// Removed before it was registered: registering it stores nothing.
+        case withdrawn
+        /// Removed as leaving before it was registered: registering it leaves at once instead.
+        case withdrawnLeaving
+    }
+
     /// What runs; `nil` once removed.
     @usableFromInline var kind: Kind?
     @usableFromInline let isConsumer: Bool
+    /// Written and read only under the lock of the future the entry is (to be) registered on.
+    @usableFromInline var phase: Phase = .new
 
     @usableFromInline
     init(_ kind: Kind) {
@@ -281,6 +302,23 @@ enum CallbackList<T: Sendable, E: Error>: Sendable {
         }
     }
 
+    /// Removes and returns every entry but the cancellation handlers and the tally, which stay in order:
+    /// for a future that can never complete, whose consumers can never run but whose producer may still
+    /// be asked to stop.
+    mutating func removeAllButCancellationBookkeeping() -> CallbackList<T, E> {
+        var taken = CallbackList.empty
+        var kept = CallbackList.empty
+        forEach { entry in
+            switch entry {
+            case .cancellation, .tally: kept.append(entry)
+            case .removable(let removable) where removable.isCancellationHandler: kept.append(entry)
+            case .inline, .scheduled, .wakeUp, .observer, .removable: taken.append(entry)
+            }
+        }
+        self = kept
+        return taken
+    }
+
     /// Removes and returns the cancellation handlers, keeping every other entry in order.
     mutating func removeCancellationHandlers() -> [@Sendable () -> Void] {
         var handlers: [@Sendable () -> Void] = []
@@ -291,6 +329,7 @@ enum CallbackList<T: Sendable, E: Error>: Sendable {
             } else if case .removable(let removable) = entry, removable.isCancellationHandler {
                 if case .cancellation(let handler)? = removable.kind { handlers.append(handler) }
                 removable.kind = nil
+                removable.phase = .gone
             } else {
                 kept.append(entry)
             }

@@ -9,7 +9,9 @@
 /// No cycle: the entry's closure holds this object, and this object holds the entry and the future
 /// weakly, so a future dropped while pending frees its entry and this callback (a ``CancelToken``
 /// forgets it in its next sweep).
-final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration, @unchecked Sendable {
+final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration, ConsumerRegistration,
+    @unchecked Sendable
+{
     // `@unchecked Sendable`: the mutable fields are only read and written between `lock.lock()` and
     // `lock.unlock()`; the closures are `@Sendable` and are called (and released) after unlocking.
     private let lock = ParkingLock()
@@ -40,10 +42,15 @@ final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration,
         return body != nil && (!attached || future != nil)
     }
 
-    /// Registers this callback on `future`, on `context`, through a removable entry.
-    func register(on future: Future<T, E>, _ context: ExecutionContext) {
+    /// Registers this callback on `future`, on `context`, through a removable entry: one consumer of
+    /// `future`, which asks through ``askToCancel()``.
+    ///
+    /// - Returns: What the registration saw, with this callback as the consumer that asks.
+    @discardableResult
+    func register(on future: Future<T, E>, _ context: ExecutionContext) -> Future<T, E>.Registration {
         guard let entry = future.whenCompleteRemovable(context, { [self] result in self.run(result) }) else {
-            return
+            // Completed: it ran (or was handed out); there is nothing to ask.
+            return Future<T, E>.Registration(hasExtras: false, acceptsCancellation: false)
         }
         lock.lock()
         let cancelledMeanwhile = body == nil
@@ -54,7 +61,23 @@ final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration,
         }
         lock.unlock()
         // Cancelled (or run) between registering and here: nobody else will take the entry back.
-        if cancelledMeanwhile { future.removeEntry(entry) }
+        if cancelledMeanwhile {
+            future.removeEntry(entry)
+            return Future<T, E>.Registration(hasExtras: false, acceptsCancellation: false)
+        }
+        let facts = future.registrationLocked()
+        return Future<T, E>.Registration(
+            hasExtras: facts.hasExtras, acceptsCancellation: facts.acceptsCancellation, consumer: self)
+    }
+
+    /// This consumer asks its future to cancel, through its entry: counted once, taken back if the
+    /// registration is cancelled or invalidated later, and nothing at all once it was (or once it ran).
+    func askToCancel() {
+        lock.lock()
+        let future = self.future
+        let entry = self.entry
+        lock.unlock()
+        if let future, let entry { future.consumerAsks(through: entry) }
     }
 
     /// Runs the body once, unless cancelled; releases it either way (after it returned).
@@ -130,31 +153,49 @@ extension Future {
     }
 
     /// ``whenComplete(_:cancelToken:onCancel:_:)`` with a token in use: the registration is handed to it.
+    ///
+    /// - Returns: What the registration saw, with the registration as the consumer that asks.
     @usableFromInline
+    @discardableResult
     func whenCompleteCancellable(
         _ context: ExecutionContext,
         cancelToken: CancelToken,
         onCancel: (@Sendable () -> Void)?,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
-    ) {
+    ) -> Registration {
         let trackers = context.invalidationTrackers
         if trackers.isEmpty {
             let callback = CancellableCallback(body: body, onCancel: onCancel)
             cancelToken.register(callback, on: self)
-            callback.register(on: self, context)
+            return callback.register(on: self, context)
         } else {
-            whenCompleteTracked(context, trackers, cancelToken: cancelToken, onCancel: onCancel, body)
+            return whenCompleteTracked(context, trackers, cancelToken: cancelToken, onCancel: onCancel, body)
         }
     }
 
     /// Registers `body` like ``whenComplete(_:_:)``; through an ``InvalidationToken``'s context, as a
     /// registration that `invalidate()` removes and releases at once.
     @usableFromInline
+    @discardableResult
     func whenCompleteTrackingInvalidation(
         _ context: ExecutionContext,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
-    ) {
-        if !whenCompleteGatedTracked(context, body) { whenComplete(context, body) }
+    ) -> Registration {
+        whenCompleteGatedTracked(context, body) ?? whenComplete(context, body)
+    }
+
+    /// ``whenComplete(_:cancelToken:onCancel:_:)`` for a future derived from this one: returns what the
+    /// registration saw, with the consumer that asks (``Registration/consumer``), for
+    /// ``linkProgressAndCancellation(to:after:asking:)``.
+    @usableFromInline
+    func whenCompleteAsConsumer(
+        _ context: ExecutionContext,
+        cancelToken: CancelToken,
+        onCancel: (@Sendable () -> Void)?,
+        _ body: @escaping @Sendable (Result<T, E>) -> Void
+    ) -> Registration {
+        if cancelToken.isUnused { return whenCompleteTrackingInvalidation(context, body) }
+        return whenCompleteCancellable(context, cancelToken: cancelToken, onCancel: onCancel, body)
     }
 
     /// Unregisters every callback and combinator registered on this future with `cancelToken`.

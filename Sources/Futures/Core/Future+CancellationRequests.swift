@@ -20,20 +20,33 @@ extension Future {
     /// it was pending has asked, so work shared with another consumer that still waits is never cancelled.
     /// This is an explicit request on *this* future, whoever else waits for it.
     public final func requestCancellation() {
-        request(asConsumer: false)
+        request(asConsumer: false, through: nil)
     }
 
-    /// One of this future's consumers (a derived future, a waiter, a combinator that owns its input) no
-    /// longer needs the result and asks for cancellation. The request is made once every consumer that
-    /// registered while the future was pending has asked. Each consumer asks at most once.
+    /// One of this future's consumers that cannot be taken back (a plain callback of a derived future, a
+    /// combinator that owns its input) no longer needs the result and asks for cancellation. The request
+    /// is made once every consumer that registered while the future was pending has asked.
+    ///
+    /// The ask is counted by number: sound because such a consumer stays registered until the future
+    /// completes, and its caller asks at most once for it (the derived future's handlers run once, or a
+    /// ``ConsumerAsk`` shares one ask among its paths). A consumer that can be taken back asks through its
+    /// registration instead (``consumerAsks(through:)``).
     @usableFromInline
     final func consumerRequestsCancellation() {
-        request(asConsumer: true)
+        request(asConsumer: true, through: nil)
+    }
+
+    /// The consumer registered as `entry` asks for cancellation: its ask is recorded on the entry, so
+    /// that removing the entry takes it back (``removeEntry(_:leaving:)``). An ask through an entry that
+    /// is not registered (not yet, or no more), or that asked already, does nothing.
+    @usableFromInline
+    final func consumerAsks(through entry: RemovableEntry<T, E>) {
+        request(asConsumer: true, through: entry)
     }
 
     /// The first request while pending runs the handlers; a consumer's ask counts towards "every consumer
     /// asked" first.
-    final func request(asConsumer: Bool) {
+    final func request(asConsumer: Bool, through entry: RemovableEntry<T, E>?) {
         // A tally is allocated outside the lock: when one is needed and none is at hand, unlock, allocate,
         // and look again (this happens once per future at most).
         var spare: ConsumerTally?
@@ -43,9 +56,15 @@ extension Future {
                 lock.unlock()
                 return
             }
+            if let entry, entry.phase != .live {
+                // Not a registered consumer that has yet to ask: not registered yet, removed, or asked.
+                lock.unlock()
+                return
+            }
             if asConsumer {
                 if tallied, let tally = withState({ $0.consumerTally }) {
                     tally.asks &+= 1
+                    entry?.phase = .asked
                     guard tally.asks >= tally.consumers else {
                         lock.unlock()
                         return
@@ -61,6 +80,7 @@ extension Future {
                         }
                         tally.consumers = consumers
                         tally.asks = 1
+                        entry?.phase = .asked
                         withState { $0.insertTally(tally) }
                         tallied = true
                         lock.unlock()
@@ -68,6 +88,7 @@ extension Future {
                     }
                 }
             }
+            entry?.phase = .asked
             cancellationRequested = true
             let handlers = withState { $0.takeCancellationHandlers() }
             lock.unlock()

@@ -20,9 +20,11 @@ extension Future {
     ///    input is asked to cancel only once every consumer has asked). When `input` has completed,
     ///    `body` runs now, through the trampoline (immediate context) or handed to `context`.
     /// 2. Forwards a cancellation request on this future to `input` as this consumer's ask, at most once:
-    ///    through `ask` when the output can also give up on its own (a timer, an early failure), so that
-    ///    every path shares the one ask; else through a handler that holds `input` weakly. Nothing is
-    ///    registered when `input` is completed or never accepted cancellation (nobody would react).
+    ///    through the registration itself when it can be taken back (an `InvalidationToken`'s context),
+    ///    so that taking it back takes the ask back too; through `ask` when the output can also give up
+    ///    on its own (a timer, an early failure), so that every path shares the one ask; else through a
+    ///    handler that holds `input` weakly. Nothing is registered when `input` is completed or never
+    ///    accepted cancellation (nobody would react).
     /// 3. Links progress (`input`'s progress becomes part of this future's) and the failure trace
     ///    (`link`).
     ///
@@ -88,7 +90,12 @@ extension Future {
         asking ask: ConsumerAsk<S, SE>?
     ) {
         guard registration.acceptsCancellation else { return }
-        if let ask {
+        if let consumer = registration.consumer {
+            // A registration that can be taken back: the ask goes through it (held weakly: it lives as
+            // long as it is registered, and asks nothing once it is not).
+            assert(ask == nil, "Futures: a shared ask serves only registrations that stay until completion")
+            onCancellationRequested { [weak consumer] in consumer?.askToCancel() }
+        } else if let ask {
             onCancellationRequested { ask.ask() }
         } else {
             onCancellationRequested { [weak input] in input?.consumerRequestsCancellation() }

@@ -26,28 +26,31 @@ extension Future {
     /// The gate is still checked when the callback runs, on the underlying context. A token that is
     /// already invalid stores nothing: `body` is released before this method returns.
     ///
-    /// - Returns: `false` (and registers nothing) if `context` has no invalidation token behind it; the
-    ///   caller then registers `body` the ordinary way.
+    /// - Returns: `nil` (and registers nothing) if `context` has no invalidation token behind it; the
+    ///   caller then registers `body` the ordinary way. Else what the registration saw, with the
+    ///   registration as the consumer that asks (see ``Registration/consumer``).
     @usableFromInline
     func whenCompleteGatedTracked(
         _ context: ExecutionContext,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
-    ) -> Bool {
+    ) -> Registration? {
         let trackers = context.invalidationTrackers
-        if trackers.isEmpty { return false }
-        whenCompleteTracked(context, trackers, cancelToken: .unused, onCancel: nil, body)
-        return true
+        if trackers.isEmpty { return nil }
+        return whenCompleteTracked(context, trackers, cancelToken: .unused, onCancel: nil, body)
     }
 
     /// Registers `body` on the context under `context`'s gate, handed to `trackers` (and to
     /// `cancelToken` unless unused). See ``whenCompleteGatedTracked(_:_:)``.
+    ///
+    /// - Returns: What the registration saw. A registration through a token that is already invalid is
+    ///   no consumer: it stores nothing and asks nothing (`acceptsCancellation` is `false`).
     func whenCompleteTracked(
         _ context: ExecutionContext,
         _ trackers: [InvalidationToken],
         cancelToken: CancelToken,
         onCancel: (@Sendable () -> Void)?,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
-    ) {
+    ) -> Registration {
         let (base, isOpen) = context.ungated
         let gated: @Sendable (Result<T, E>) -> Void
         if let isOpen {
@@ -61,8 +64,8 @@ extension Future {
         for tracker in trackers where !tracker.track(callback) {
             // Already invalid: nothing is stored, the body is released now.
             callback.invalidate()
-            return
+            return Registration(hasExtras: false, acceptsCancellation: false)
         }
-        callback.register(on: self, base)
+        return callback.register(on: self, base)
     }
 }

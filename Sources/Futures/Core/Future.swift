@@ -44,8 +44,12 @@ import Synchronization
 @dynamicMemberLookup
 public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state` and the fields below it) is
-    // read and written only between `lock.lock()` and `lock.unlock()`; the lock's acquire/release
-    // ordering publishes it to the next holder.
+    // written only between `lock.lock()` and `lock.unlock()`, and read there too, with one exception: a
+    // settled success (completed, no hand-out in progress) is read without the lock: one acquiring load
+    // of the flag word, then the words (*Settled futures* in Future+Storage.swift). The words are written
+    // before the releasing store that makes the future settled and never again until `deinit`, so a
+    // reader that sees the settled bits sees the value. The lock's acquire/release ordering publishes
+    // everything else to the next holder.
     //
     // Field order matters for size: the state's 17 bytes first, then the two-byte flags and the lock,
     // packed behind them: 16 (object header) + 17 + 1 (padding) + 2 + 4 = 40 bytes, a 48-byte malloc
@@ -99,7 +103,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         /// registered meanwhile queue behind them (registration order per serial context).
         @usableFromInline static var handingOut: UInt16 { 4 }
         /// A cancellation handler was registered at some point, so requests from derived futures are worth
-        /// forwarding here (see `forwardsCancellation(to:)`).
+        /// forwarding here (see `linkCancellation(to:after:asking:)`).
         @usableFromInline static var acceptsCancellation: UInt16 { 8 }
         /// The pending list starts with a ``ConsumerTally``, which counts the consumers from then on.
         @usableFromInline static var tallied: UInt16 { 16 }
@@ -372,7 +376,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Returns what the registration saw under the lock it takes anyway (``Registration``): whether the
     /// future has side data (`FutureExtras`: progress, …), so combinators learn for free whether an input
     /// carries progress, and whether a cancellation request is worth forwarding to it, so
-    /// ``forwardsCancellation(to:after:)`` needs no second lock.
+    /// ``linkCancellation(to:after:asking:)`` needs no second lock.
     @inlinable
     @discardableResult
     final func whenComplete(
@@ -380,7 +384,9 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     ) -> Registration {
         // An invalidation token's context: the token tracks the registration and removes it (releasing
         // its captures) when it is invalidated.
-        if case .gated = context.kind, whenCompleteGatedTracked(context, body) { return registrationLocked() }
+        if case .gated = context.kind, let registration = whenCompleteGatedTracked(context, body) {
+            return registration
+        }
         #if ServiceContext
             // The trace context travels with the callback (see `ContextTravel`).
             let body = ContextTravel.isActive ? ContextTravel.bound(body) : body
@@ -409,11 +415,17 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         @usableFromInline let hasExtras: Bool
         /// The future was pending and accepted cancellation: a consumer's request is worth forwarding.
         @usableFromInline let acceptsCancellation: Bool
+        /// The registration, when it can be taken back (a `CancelToken`'s or an `InvalidationToken`'s):
+        /// this consumer's ask goes through it, so that taking it back takes the ask back too, and an ask
+        /// after it was taken back does nothing. `nil` for a registration that stays until completion,
+        /// whose ask is counted by number.
+        @usableFromInline let consumer: (any ConsumerRegistration)?
 
         @inlinable
-        init(hasExtras: Bool, acceptsCancellation: Bool) {
+        init(hasExtras: Bool, acceptsCancellation: Bool, consumer: (any ConsumerRegistration)? = nil) {
             self.hasExtras = hasExtras
             self.acceptsCancellation = acceptsCancellation
+            self.consumer = consumer
         }
     }
 
@@ -489,8 +501,12 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Registers a removable wake-up, callback or cancellation handler; runs it at once when it is due
     /// already: a wake-up or callback on a completed future, a handler after a cancellation request.
     ///
-    /// Returns `true` if the entry was stored (take it back with ``removeEntry(_:)``), `false` if it
-    /// ran or was dropped (a handler on a completed future).
+    /// A stored consumer is one consumer of this future, whose ask is recorded on its entry
+    /// (``consumerAsks(through:)``). An entry removed before this call (``removeEntry(_:leaving:)``) is
+    /// not stored; one that left does so now, as if it had been registered and then left.
+    ///
+    /// Returns `true` if the entry was stored (take it back with ``removeEntry(_:leaving:)``), `false` if
+    /// it ran, was dropped (a handler on a completed future) or was withdrawn.
     @usableFromInline
     @discardableResult
     final func addRemovable(_ entry: RemovableEntry<T, E>) -> Bool {
@@ -503,12 +519,20 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 handingOut: handing
             )
         }
-        if case .stored = action, !completed {
-            if !entry.isConsumer {
-                acceptsCancellation = true
-            } else if tallied {
-                countConsumer()
+        var handlers: [@Sendable () -> Void] = []
+        switch action {
+        case .stored:
+            if !completed {
+                if !entry.isConsumer {
+                    acceptsCancellation = true
+                } else if tallied {
+                    countConsumer()
+                }
             }
+        case .withdrawn(let leaving):
+            if leaving, entry.isConsumer { handlers = consumerLeftLocked(asked: false, registered: false) }
+        case .completed, .cancellationRequested:
+            break
         }
         if entry.isConsumer { observed = true }
         lock.unlock()
@@ -527,64 +551,94 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 Self.runCancellationHandlers([handler])
             }
             return false
+        case .withdrawn:
+            entry.kind = nil
+            Self.runCancellationHandlers(handlers)
+            return false
         }
     }
 
     /// Takes back an entry stored by ``addRemovable(_:)`` in O(1), releasing what it held (after
     /// unlocking); `false` if it already ran, is running, or was dropped at completion.
     ///
-    /// Removing a consumer may leave only consumers that asked for cancellation: the request then goes
-    /// upstream as if the removed one had asked too.
+    /// A consumer's registration and its ask go together: removing a consumer that asked takes its ask
+    /// back with it, and removing one that had not asked may leave only consumers that asked: the request
+    /// then goes upstream.
     ///
-    /// With `leaving`, the removed consumer also withdraws its interest: when no consumer is left, or every
-    /// one left has asked, the request goes upstream (a consumer that leaves counts as one that asked).
+    /// With `leaving`, the removed consumer also withdraws its interest, as one that asked and goes: when
+    /// no consumer is left, or every one left has asked, the request goes upstream.
+    ///
+    /// Called before the entry was registered, it marks the entry withdrawn (and returns `true`):
+    /// ``addRemovable(_:)`` then stores nothing, or leaves at once for an entry that left.
     @usableFromInline
     @discardableResult
     final func removeEntry(_ entry: RemovableEntry<T, E>, leaving: Bool = false) -> Bool {
         lock.lock()
-        let taken = withState { $0.remove(entry) }
+        let removal = withState { $0.remove(entry, leaving: leaving) }
         var handlers: [@Sendable () -> Void] = []
-        if taken != nil, entry.isConsumer, !cancellationRequested {
-            var everyoneAsked = false
-            if tallied, let tally = withState({ $0.consumerTally }) {
-                tally.consumers &-= 1
-                everyoneAsked = (tally.asks > 0 || leaving) && tally.asks >= tally.consumers
-            } else if leaving {
-                // Without a tally no consumer has asked yet: only a consumer that leaves alone withdraws.
-                everyoneAsked = withState { $0.pendingEntries.liveConsumerCount } == 0
-            }
-            if everyoneAsked {
-                cancellationRequested = true
-                handlers = withState { $0.takeCancellationHandlers() }
+        var taken: RemovableEntry<T, E>.Kind?
+        switch removal {
+        case .notStored:
+            lock.unlock()
+            return false
+        case .withdrawn:
+            lock.unlock()
+            return true
+        case .removed(let kind, let asked):
+            taken = kind
+            if entry.isConsumer, !cancellationRequested {
+                handlers = consumerLeftLocked(asked: asked, registered: true, leaving: leaving)
             }
         }
         lock.unlock()
-        let removed = taken != nil
         _ = consume taken
-        if !handlers.isEmpty { Self.runCancellationHandlers(handlers) }
-        return removed
+        Self.runCancellationHandlers(handlers)
+        return true
     }
 
-    /// Releases the entries of a pending future that can never complete (its promise was dropped and `E`
-    /// cannot say so): callbacks that would never run are freed with what they captured.
+    /// A consumer was removed (or left before it was registered): updates the tally and, when every
+    /// consumer left has asked, makes the request. Returns the handlers to run after unlocking. Under the
+    /// lock, on a pending future whose cancellation was not requested.
+    ///
+    /// - Parameters:
+    ///   - asked: The removed consumer's ask was counted: it is taken back.
+    ///   - registered: The consumer was counted (`false`: it left before it was registered).
+    ///   - leaving: The consumer asks as it goes (`get(onTaskCancellation: .leave)`).
+    final func consumerLeftLocked(
+        asked: Bool, registered: Bool, leaving: Bool = true
+    ) -> [@Sendable () -> Void] {
+        guard !completed, !cancellationRequested else { return [] }
+        var everyoneAsked = false
+        if tallied, let tally = withState({ $0.consumerTally }) {
+            if registered { tally.consumers &-= 1 }
+            if asked { tally.asks &-= 1 }
+            everyoneAsked = (tally.asks > 0 || leaving) && tally.asks >= tally.consumers
+        } else if leaving {
+            // Without a tally no consumer has asked yet: only a consumer that leaves alone withdraws.
+            everyoneAsked = withState { $0.pendingEntries.liveConsumerCount } == 0
+        }
+        guard everyoneAsked else { return [] }
+        cancellationRequested = true
+        return withState { $0.takeCancellationHandlers() }
+    }
+
+    /// Releases the consumers of a pending future that can never complete (its promise was dropped and
+    /// `E` cannot say so): callbacks that would never run are freed with what they captured.
     ///
     /// The released consumers still count as consumers that have not asked for cancellation (G8): a tally
-    /// keeps their number.
+    /// keeps their number. The cancellation handlers stay: a request made later (explicitly, or by every
+    /// consumer asking) still runs them.
     final func abandon() {
         let spare = ConsumerTally()  // allocated before locking; used if consumers are released untallied
         lock.lock()
         var list = CallbackList<T, E>.empty
         if !completed {
-            list = withState { $0.takePendingList() }
-            if tallied, let tally = list.consumerTally {
-                _ = withState { $0.register(.tally(tally), handingOut: false) }
-            } else {
-                let consumers = list.liveConsumerCount
-                if consumers > 0 {
-                    spare.consumers = consumers
-                    _ = withState { $0.register(.tally(spare), handingOut: false) }
-                    tallied = true
-                }
+            let consumers = withState { $0.pendingEntries.liveConsumerCount }
+            list = withState { $0.takeConsumers() }
+            if !tallied, consumers > 0 {
+                spare.consumers = consumers
+                withState { $0.insertTally(spare) }
+                tallied = true
             }
         }
         lock.unlock()

@@ -151,34 +151,79 @@ enum FutureState<T: Sendable, E: Error> {
         case completed(Result<T, E>)
         /// Cancellation was already requested: a handler must run now (a wake-up or callback is stored).
         case cancellationRequested
+        /// It was removed before it was registered: nothing is stored; with `leaving`, it leaves now.
+        case withdrawn(leaving: Bool)
     }
 
-    /// Registers a removable entry, to be taken back with ``remove(_:)``.
+    /// Registers a removable entry, to be taken back with ``remove(_:)``. The entry becomes
+    /// ``RemovableEntry/Phase/live`` (a consumer that has not asked), unless it was withdrawn before it
+    /// was registered: then nothing is stored (``RemovableRegistration/withdrawn(leaving:)``).
     mutating func registerRemovable(
         _ entry: RemovableEntry<T, E>,
         alreadyRequested: Bool,
         handingOut: Bool
     ) -> RemovableRegistration {
+        switch entry.phase {
+        case .withdrawn, .withdrawnLeaving:
+            let leaving = entry.phase == .withdrawnLeaving
+            entry.phase = .gone
+            return .withdrawn(leaving: leaving)
+        case .new, .live, .asked, .gone:
+            break
+        }
         guard case .pending = self else {
+            entry.phase = .gone
             if handingOut, case .stored = register(.removable(entry), handingOut: true) { return .stored }
             return .completed(result!)
         }
-        if alreadyRequested, entry.isCancellationHandler { return .cancellationRequested }
+        if alreadyRequested, entry.isCancellationHandler {
+            entry.phase = .gone
+            return .cancellationRequested
+        }
+        entry.phase = .live
         _ = register(.removable(entry), handingOut: false)
         return .stored
     }
 
+    /// What ``remove(_:)`` did.
+    @usableFromInline
+    enum Removal {
+        /// Not stored: it ran or is about to, was removed already, or its future completed.
+        case notStored
+        /// Not registered yet: marked withdrawn, so registering it stores nothing.
+        case withdrawn
+        /// Taken out of the pending list; `asked` says whether its ask was counted (and must be taken back).
+        case removed(RemovableEntry<T, E>.Kind, asked: Bool)
+
+        /// Whether the entry was taken out of the pending list.
+        var isRemoved: Bool {
+            if case .removed = self { return true }
+            return false
+        }
+    }
+
     /// Takes back an entry registered with ``registerRemovable(_:alreadyRequested:handingOut:)`` in O(1):
-    /// returns what it held (for the caller to release after unlocking), or `nil` if it is no longer
-    /// stored (it ran or is about to, or was removed already).
-    mutating func remove(_ entry: RemovableEntry<T, E>) -> RemovableEntry<T, E>.Kind? {
+    /// returns what it held (for the caller to release after unlocking) and whether it had asked.
+    mutating func remove(_ entry: RemovableEntry<T, E>, leaving: Bool) -> Removal {
+        switch entry.phase {
+        case .new:
+            // Removed before its registration: the registration then stores nothing (or leaves).
+            entry.phase = leaving ? .withdrawnLeaving : .withdrawn
+            return .withdrawn
+        case .gone, .withdrawn, .withdrawnLeaving:
+            return .notStored
+        case .live, .asked:
+            break
+        }
         // Once completed nothing removable is stored: completion handed every entry out.
-        guard case .pending = self, let kind = entry.kind else { return nil }
+        guard case .pending = self, let kind = entry.kind else { return .notStored }
+        let asked = entry.phase == .asked
         entry.kind = nil
+        entry.phase = .gone
         if case .one(.removable(let only)) = pendingEntries, only === entry {
             self = .pending(.empty)
         }
-        return kind
+        return .removed(kind, asked: asked)
     }
 
     /// The consumer tally of a pending future's list, if it has one (see ``ConsumerTally``).
@@ -203,6 +248,16 @@ enum FutureState<T: Sendable, E: Error> {
         let handlers = list.removeCancellationHandlers()
         self = .pending(list)
         return handlers
+    }
+
+    /// Takes the consumers and observers of a pending future out, keeping its cancellation handlers and
+    /// tally (for a future that can never complete).
+    mutating func takeConsumers() -> CallbackList<T, E> {
+        guard case .pending(var list) = self else { return .empty }
+        self = .pending(.empty)
+        let taken = list.removeAllButCancellationBookkeeping()
+        self = .pending(list)
+        return taken
     }
 
     /// Takes the whole list of a pending future out (for a future being deallocated while pending).

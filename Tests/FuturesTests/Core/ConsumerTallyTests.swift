@@ -63,16 +63,19 @@ struct ConsumerTallyTests {
     @Test func consumersReleasedByADroppedPromiseStillCount() {
         var promise: Promise<Int, Never>? = Promise<Int, Never>()
         let future = promise!.future
-        future.onCancellationRequested {}
+        let handled = GCounter()
+        future.onCancellationRequested { handled.increment() }
         let first = future.map(immediateExecutionContext) { $0 }
         let second = future.map(immediateExecutionContext) { $0 }
         let reports = gDiagnostics { promise = nil }
         #expect(reports.count == 1, "the dropped promise is reported")
-        #expect(gEntries(future).live == 0, "its callbacks were released")
+        #expect(gEntries(future).live == 1, "its callbacks were released; only the cancellation handler stays")
         first.requestCancellation()
         #expect(!future.isCancellationRequested, "the second consumer has not asked")
+        #expect(handled.value == 0)
         second.requestCancellation()
         #expect(future.isCancellationRequested)
+        #expect(handled.value == 1, "the handler kept through the drop runs on the request")
     }
 
     /// After the first ask, a tally sits at the front of the list and survives shedding tombstones.

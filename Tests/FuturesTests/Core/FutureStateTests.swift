@@ -94,12 +94,29 @@ struct FutureStateTests {
                 return
             }
         }
-        #expect(state.remove(entries[2]) != nil)
+        #expect(state.remove(entries[2], leaving: false).isRemoved)
         #expect(entries[2].kind == nil, "the closure is handed back for release")
-        #expect(state.remove(entries[2]) == nil, "removing twice finds nothing")
+        #expect(!state.remove(entries[2], leaving: false).isRemoved, "removing twice finds nothing")
         #expect(state.pendingEntries.liveCount == 4)
         _ = state.complete(.success(1))
-        #expect(state.remove(entries[0]) == nil, "completion handed every entry out")
+        #expect(!state.remove(entries[0], leaving: false).isRemoved, "completion handed every entry out")
+    }
+
+    @Test func anEntryRemovedBeforeItWasRegisteredIsNeverStored() {
+        var state = State(result: nil)
+        let entry = RemovableEntry<Int, Never>(.wakeUp { _ in })
+        guard case .withdrawn = state.remove(entry, leaving: true) else {
+            Issue.record("expected .withdrawn")
+            return
+        }
+        guard
+            case .withdrawn(leaving: true) = state.registerRemovable(entry, alreadyRequested: false, handingOut: false)
+        else {
+            Issue.record("expected .withdrawn(leaving: true)")
+            return
+        }
+        #expect(state.pendingEntries.liveConsumerCount == 0)
+        #expect(!state.remove(entry, leaving: false).isRemoved, "a withdrawn entry is gone")
     }
 
     @Test func tombstonesAreShedBeforeTheListGrowsSoItStaysBounded() {
@@ -107,7 +124,7 @@ struct FutureStateTests {
         for _ in 0..<10_000 {
             let entry = RemovableEntry<Int, Never>(.wakeUp { _ in })
             _ = state.registerRemovable(entry, alreadyRequested: false, handingOut: false)
-            _ = state.remove(entry)
+            _ = state.remove(entry, leaving: false)
         }
         #expect(state.pendingEntries.count < 64, "register/remove cycles must not grow the list")
         #expect(state.pendingEntries.liveCount == 0)

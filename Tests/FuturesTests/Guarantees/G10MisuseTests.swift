@@ -39,6 +39,28 @@ extension Guarantees {
             #expect(weakProbe == nil)
         }
 
+        /// A dropped never-failing promise keeps its future's cancellation handlers — the producer's and those
+        /// others registered — so a request made later still reaches them.
+        @Test(arguments: [false, true])
+        func aDroppedNeverFailingPromiseKeepsItsCancellationHandlers(requestedByConsumers: Bool) {
+            let handled = GCounter()
+            let (future, derived): (Future<Int, Never>, Future<Int, Never>) = gDiagnosing {
+                let promise = Promise<Int, Never>()
+                promise.onCancellationRequested { handled.increment() }
+                promise.future.onCancellationRequested { handled.increment() }
+                return (promise.future, promise.future.map(immediateExecutionContext) { $0 })
+            }.0
+            #expect(!future.isCompleted)
+            #expect(handled.value == 0)
+            if requestedByConsumers {
+                derived.requestCancellation()  // the only consumer asks, through its released callback's link
+            } else {
+                future.requestCancellation()
+            }
+            #expect(future.isCancellationRequested)
+            #expect(handled.value == 2, "both handlers run once on the request")
+        }
+
         @Test func aDroppedStreamPromiseFinishesItsStream() {
             let stream: FutureStream<Int>
             let ends = GCounter()

@@ -115,6 +115,34 @@ extension Guarantees {
             }
         }
 
+        /// What the waiter clause does not promise: a callback registered after completion runs at once on
+        /// its own thread, so it may run before the completing thread wakes the waiters. Here the completion
+        /// is queued on a trampoline at its maximum depth while another thread registers.
+        @Test func aCallbackRegisteredAfterCompletionMayRunBeforeTheWaitersAreWoken() {
+            let promise = Promise<Int, Never>()
+            let order = LockedBox<[String]>([])
+            promise.future.onCompletionWakeUp { _ in order.withValue { $0.append("waiter") } }
+            promise.future.onComplete(immediateExecutionContext) { _ in
+                order.withValue { $0.append("registered before") }
+            }
+            func nested(_ depth: Int, _ body: @escaping () -> Void) {
+                if depth == 0 { return body() }
+                Trampoline.run({ nested(depth - 1, body) }, orQueue: { nested(depth - 1, body) })
+            }
+            nested(Trampoline.maxDepth) {
+                promise.success(1)  // no frame left: the completion's run is queued behind this frame
+                let registered = DispatchSemaphore(value: 0)
+                Thread {
+                    promise.future.onComplete(immediateExecutionContext) { _ in
+                        order.withValue { $0.append("registered after") }
+                    }
+                    registered.signal()
+                }.start()
+                registered.wait()
+            }
+            #expect(order.value == ["registered after", "waiter", "registered before"])
+        }
+
         @Test(arguments: GEntry.allCases)
         func aStreamDeliversOneGlobalOrderToEverySubscriber(_ entry: GEntry) {
             let promise = StreamPromise<Int>()

@@ -47,6 +47,79 @@ extension Guarantees {
             #expect(queuedRan.value == 1)
         }
 
+        /// The exception G4 names: a context whose `execute` blocks holds back what the completing thread
+        /// hands out after it, its immediate callbacks and callbacks registered during the hand-out.
+        @Test func aContextThatBlocksInExecuteHoldsBackTheHandOutBehindIt() {
+            let promise = Promise<Int, Never>()
+            let entered = DispatchSemaphore(value: 0)
+            let gate = DispatchSemaphore(value: 0)
+            let blocking = ExecutionContext { task in
+                entered.signal()
+                gate.wait()
+                task()
+            }
+            let queue = DispatchQueue(label: "g4.behind-blocking")
+            let late = DispatchQueue(label: "g4.registered-during-hand-out")
+            let ran = LockedBox<[String]>([])
+            let done = DispatchGroup()
+            for _ in 0..<4 { done.enter() }
+            promise.future.onComplete(blocking) { _ in
+                ran.withValue { $0.append("blocking") }
+                done.leave()
+            }
+            promise.future.onComplete(queue.context) { _ in
+                ran.withValue { $0.append("queue") }
+                done.leave()
+            }
+            promise.future.onComplete(immediateExecutionContext) { _ in
+                ran.withValue { $0.append("immediate") }
+                done.leave()
+            }
+            Thread { promise.success(1) }.start()
+            entered.wait()  // the completing thread is inside the blocking context's `execute`
+            promise.future.onComplete(late.context) { _ in
+                ran.withValue { $0.append("late") }
+                done.leave()
+            }
+            queue.sync {}
+            late.sync {}
+            #expect(ran.value.isEmpty, "nothing behind the blocking context was handed out or run")
+            gate.signal()
+            #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+            #expect(Set(ran.value) == ["blocking", "queue", "immediate", "late"])
+        }
+
+        /// `DispatchSemaphore.context` is such a context: while its semaphore is held, a queue's callback
+        /// handed out after it waits.
+        @Test func aSemaphoreContextHoldsBackTheCallbacksHandedOutAfterIt() {
+            let promise = Promise<Int, Never>()
+            let semaphore = DispatchSemaphore(value: 1)
+            semaphore.wait()  // held by the test
+            let handingOut = DispatchSemaphore(value: 0)
+            let marker = ExecutionContext { task in
+                handingOut.signal()
+                task()
+            }
+            let queue = DispatchQueue(label: "g4.behind-semaphore")
+            let queuedRan = GCounter()
+            let done = DispatchGroup()
+            done.enter()
+            done.enter()
+            promise.future.onComplete(marker) { _ in }
+            promise.future.onComplete(semaphore.context) { _ in done.leave() }
+            promise.future.onComplete(queue.context) { _ in
+                queuedRan.increment()
+                done.leave()
+            }
+            Thread { promise.success(1) }.start()
+            handingOut.wait()  // past the marker: the semaphore's context comes next, the queue after it
+            queue.sync {}
+            #expect(queuedRan.value == 0)
+            semaphore.signal()
+            #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+            #expect(queuedRan.value == 1)
+        }
+
         @Test(arguments: GCase.all)
         func aSuspendedOperationQueueDoesNotHoldBackAnImmediateCallback(_ testCase: GCase) {
             let subject = testCase.make()

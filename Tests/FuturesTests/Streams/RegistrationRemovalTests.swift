@@ -93,7 +93,7 @@ struct RegistrationRemovalTests {
             #expect(
                 promise.future.whenCompleteGatedTracked(token.validContext(immediateExecutionContext)) { _ in
                     _ = resource
-                })
+                } != nil)
         }
         #expect(released != nil)
         token.invalidate()
