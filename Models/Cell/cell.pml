@@ -406,8 +406,7 @@ inline ask(e) {
 inline remove(e, leaving) {
     atomic { lk == 0 ->
         if
-        :: fl & F_COMPL -> skip
-        :: !(fl & F_COMPL) && phase[e] == P_NEW ->
+        :: phase[e] == P_NEW ->                      /* not registered yet (completed or not): withdrawn */
             gone[e] = 1;
 #ifndef MUT_EARLY_REMOVE_COUNTS
             if
@@ -427,6 +426,7 @@ inline remove(e, leaving) {
             :: else -> skip
             fi
 #endif
+        :: fl & F_COMPL -> skip                     /* nothing is stored any more */
         :: !(fl & F_COMPL) && (phase[e] == P_LIVE || phase[e] == P_ASKED) ->
             wasAsked = (phase[e] == P_ASKED);
             phase[e] = P_GONE; gone[e] = 1;
@@ -526,7 +526,82 @@ inline abandon() {
     }
 }
 
-/* complete(_:), runCompletion, finishHandingOut */
+/* finishHandingOut: hands out what registered late meanwhile, until nothing did; then clears handingOut
+ * (the future is settled) */
+inline finishHandingOut() {
+    do
+    :: atomic { lk == 0 && latelen > 0 -> lk = t + 1;
+            for (i : 0 .. latelen - 1) { tl[i] = late[i]; late[i] = 0 }; tll = latelen; latelen = 0; i = 0 };
+        /* takeLate: putState(.completed) */
+        w0 = W_VAL;
+        w1 = W_VAL;
+        atomic { fl = fl & ~T_LATE; unlock() };
+        i = 0;
+        do
+        :: atomic { i < tll -> handOut(tl[i]); tl[i] = 0; i++ }
+        :: atomic { i >= tll -> i = 0; tll = 0; break }
+        od
+    :: atomic { lk == 0 && latelen == 0 -> fl = fl & ~F_HAND; break }
+#ifdef MUT_DROP_LATE
+    :: atomic { lk == 0 && latelen > 0 -> latelen = 0; fl = fl & ~F_HAND; break }
+#endif
+    od
+}
+
+/* runCompletion, in one trampoline frame: wake-ups, hand-outs, immediate callbacks, then what the
+ * trampoline queued. Each callback it runs or hands out is one step. */
+inline runCompletion() {
+    depth[t]++;
+#ifndef MUT_WAKE_LAST
+    atomic {
+        for (j : 0 .. clen - 1) {
+            if
+            :: (kind[cl[j]] == K_WAKE || kind[cl[j]] == K_OBS) && LIVE_ENTRY(cl[j]) -> runChecks(cl[j], t); ran[cl[j]]++
+            :: else -> skip
+            fi
+        }
+        wakesDone = 1; j = 0
+    }
+#endif
+    if
+    :: hands ->
+        j = 0;
+        do
+        :: atomic { j < clen && kind[cl[j]] == K_SCHED && LIVE_ENTRY(cl[j]) -> handOut(cl[j]); j++ }
+        :: atomic { j < clen && !(kind[cl[j]] == K_SCHED && LIVE_ENTRY(cl[j])) -> j++ }
+        :: atomic { j >= clen -> j = 0; break }
+        od;
+        finishHandingOut()
+    :: else -> skip
+    fi;
+    j = 0;
+    do
+    :: atomic { j < clen && kind[cl[j]] == K_INLINE && LIVE_ENTRY(cl[j]) ->
+            assert(lastInline == 255 || ord[cl[j]] > lastInline);   /* G3: immediate ones in order */
+            lastInline = ord[cl[j]];
+            runBody(cl[j]); j++ }
+    :: atomic { j < clen && !(kind[cl[j]] == K_INLINE && LIVE_ENTRY(cl[j])) -> j++ }
+    :: atomic { j >= clen -> j = 0; break }
+    od;
+#ifdef MUT_WAKE_LAST
+    atomic {
+        for (j : 0 .. clen - 1) {
+            if
+            :: (kind[cl[j]] == K_WAKE || kind[cl[j]] == K_OBS) && LIVE_ENTRY(cl[j]) -> runChecks(cl[j], t); ran[cl[j]]++
+            :: else -> skip
+            fi
+        }
+        wakesDone = 1; j = 0
+    }
+#endif
+    if
+    :: depth[t] == 1 -> drain()
+    :: else -> skip
+    fi;
+    depth[t]--
+}
+
+/* complete(_:): takes the list and publishes the result under the lock, then runs the completion */
 inline complete() {
     atomic {
         lk == 0 -> lk = t + 1;
@@ -562,72 +637,7 @@ inline complete() {
         w0 = W_VAL;
         w1 = W_VAL;
         atomic { fl = fl | T_COMPL | F_COMPL | (hands -> F_HAND : 0); unlock() };
-        /* runCompletion, in one trampoline frame; each callback it runs or hands out is one step */
-        depth[t]++;
-#ifndef MUT_WAKE_LAST
-        atomic {
-            for (j : 0 .. clen - 1) {
-                if
-                :: (kind[cl[j]] == K_WAKE || kind[cl[j]] == K_OBS) && LIVE_ENTRY(cl[j]) -> runChecks(cl[j], t); ran[cl[j]]++
-                :: else -> skip
-                fi
-            }
-            wakesDone = 1; j = 0
-        }
-#endif
-        if
-        :: hands ->
-            j = 0;
-            do
-            :: atomic { j < clen && kind[cl[j]] == K_SCHED && LIVE_ENTRY(cl[j]) -> handOut(cl[j]); j++ }
-            :: atomic { j < clen && !(kind[cl[j]] == K_SCHED && LIVE_ENTRY(cl[j])) -> j++ }
-            :: atomic { j >= clen -> j = 0; break }
-            od;
-            /* finishHandingOut */
-            do
-            :: atomic { lk == 0 && latelen > 0 -> lk = t + 1;
-                    for (i : 0 .. latelen - 1) { tl[i] = late[i]; late[i] = 0 }; tll = latelen; latelen = 0; i = 0 };
-                /* takeLate: putState(.completed) */
-                w0 = W_VAL;
-                w1 = W_VAL;
-                atomic { fl = fl & ~T_LATE; unlock() };
-                i = 0;
-                do
-                :: atomic { i < tll -> handOut(tl[i]); tl[i] = 0; i++ }
-                :: atomic { i >= tll -> i = 0; tll = 0; break }
-                od
-            :: atomic { lk == 0 && latelen == 0 -> fl = fl & ~F_HAND; break }
-#ifdef MUT_DROP_LATE
-            :: atomic { lk == 0 && latelen > 0 -> latelen = 0; fl = fl & ~F_HAND; break }
-#endif
-            od
-        :: else -> skip
-        fi;
-        j = 0;
-        do
-        :: atomic { j < clen && kind[cl[j]] == K_INLINE && LIVE_ENTRY(cl[j]) ->
-                assert(lastInline == 255 || ord[cl[j]] > lastInline);   /* G3: immediate ones in order */
-                lastInline = ord[cl[j]];
-                runBody(cl[j]); j++ }
-        :: atomic { j < clen && !(kind[cl[j]] == K_INLINE && LIVE_ENTRY(cl[j])) -> j++ }
-        :: atomic { j >= clen -> j = 0; break }
-        od;
-#ifdef MUT_WAKE_LAST
-        atomic {
-            for (j : 0 .. clen - 1) {
-                if
-                :: (kind[cl[j]] == K_WAKE || kind[cl[j]] == K_OBS) && LIVE_ENTRY(cl[j]) -> runChecks(cl[j], t); ran[cl[j]]++
-                :: else -> skip
-                fi
-            }
-            wakesDone = 1; j = 0
-        }
-#endif
-        if
-        :: depth[t] == 1 -> drain()
-        :: else -> skip
-        fi;
-        depth[t]--
+        runCompletion()
     :: else ->
 #ifndef MUT_LOCK_LEAK
         unlock()
