@@ -3,12 +3,13 @@
 # deliberate mutation, which the checker must catch. Prints one table for each.
 #
 #   scripts/check-model.sh            every configuration and every mutation
-#   scripts/check-model.sh --ci       the configurations marked for CI (each well under 3 minutes on two cores)
+#   scripts/check-model.sh --ci       the configurations marked for CI (each under 3 minutes on two cores)
 #   scripts/check-model.sh --no-mutations
 #   scripts/check-model.sh --install  installs Spin from Debian's packages first if it is missing
 #   scripts/check-model.sh --only NAME  one configuration (and the mutations checked on it)
 #
-# Needs `spin` and a C compiler. pan is built in a temporary directory, never in the repository.
+# Needs `spin` and a C compiler. pan is built in a temporary directory, never in the repository; its
+# memory is capped at MODEL_MEMLIM megabytes (8192 unless set).
 # Exits non-zero when a configuration reports an error, runs out of depth or memory, or a mutation is not
 # caught.
 set -euo pipefail
@@ -47,7 +48,8 @@ configs=(
     "handout|ci|hand-out with late registrations from two threads, a lock-free read, a held-back queue"
     "complete|ci|two completions, a waiter, an immediate callback registering another (trampoline depth 1)"
     "complete-nested|ci|as complete with two trampoline frames"
-    "handout-wide|full|hand-out with two queue callbacks pending, three late ones, two readers"
+    "handout-wide|ci|hand-out with two queue callbacks pending, late ones from two threads, two readers"
+    "handout-widest|full|as handout-wide with a third late registration"
 )
 
 # mutation | configuration that must catch it | property
@@ -90,7 +92,7 @@ run_pan() {
     (
         cd "$dir"
         spin -a ${define:+-D$define} "$model/configs/$name.pml" > spin.log 2>&1 || { cat spin.log; exit 1; }
-        "$cc" $opt -w -DSAFETY -DCOLLAPSE -DMEMLIM=4096 -o pan pan.c > cc.log 2>&1 || { cat cc.log; exit 1; }
+        "$cc" $opt -w -DSAFETY -DCOLLAPSE -DMEMLIM=${MODEL_MEMLIM:-8192} -o pan pan.c > cc.log 2>&1 || { cat cc.log; exit 1; }
         ./pan -m400000 > pan.log 2>&1 || true
     ) || return 1
     cp "$dir/pan.log" "$work/out"
