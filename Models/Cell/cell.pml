@@ -5,8 +5,9 @@
  *
  * A configuration file (configs/*.pml) includes defs.pml, defines NT (threads), NE (entries), NOPS
  * (operations per thread), MAXD (trampoline frames) and `inline setup()`, which gives each entry its kind
- * and each thread its script; then it includes this file. Compile-time switches MUT_* are deliberate bugs, each of which the
- * checker must catch (scripts/check-model.sh). STEPS.md maps every step below to the Swift code.
+ * and each thread its script; then it includes this file. The compile-time switches MUT_* are deliberate
+ * bugs, each of which the checker must catch (scripts/check-model.sh). STEPS.md maps every step below to
+ * the Swift code.
  *
  * Properties (assertions; "no deadlock" is Spin's invalid-end-state check):
  *   G1  completes at most once
@@ -14,9 +15,9 @@
  *   G3  the serial queue runs callbacks in registration order (late ones included); waiters are woken
  *       before the completion's callbacks; immediate callbacks run in registration order
  *   G4  a hand-out never waits for the queue; a registrant runs or hands out only its own callback
- *   G8  handlers run once per request; a consumer-made request happens only when every consumer asked or
- *       was removed, and at least one ask or leave is live ("only when"); and whenever that holds while
- *       pending, the request has happened ("if")
+ *   G8  handlers run once per request; a request made by consumers happens only when every consumer
+ *       registered while pending asked or was removed, and an ask is live or the step is a leave ("only
+ *       when"); and whenever that holds while pending, the request has been made ("if")
  *   RD  a reader without the lock that sees a settled future reads the payload, whole
  */
 
