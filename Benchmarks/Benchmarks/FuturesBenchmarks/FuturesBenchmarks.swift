@@ -38,6 +38,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesStreams()
     registerCompetitorsStreams()
     registerFuturesLimiter()
+    registerFuturesConsent()
     registerCompetitorsOneStep()
     registerCompetitorsW7()
     registerNaiveReference()
