@@ -1,14 +1,10 @@
-/* As complete.pml with two trampoline frames (the chained callback runs nested). Completion racing a second completion and registrations: a waiter, an immediate callback whose body
- * registers another one on the same future (trampoline at depth MAXD), a callback for the queue, and a
- * lock-free read. */
+/* As complete.pml, with two trampoline frames: the callback that the immediate callback's body registers
+ * runs nested instead of being queued for the outermost frame. */
 #include "../defs.pml"
 #define NT 3
 #define NE 4
 #define NOPS 2
 #define MAXD 2
-#if 0
-#define MAXD 1
-#endif
 #define W 0
 #define I 1
 #define D 2

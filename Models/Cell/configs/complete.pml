@@ -5,9 +5,7 @@
 #define NT 3
 #define NE 4
 #define NOPS 2
-#ifndef MAXD
 #define MAXD 1
-#endif
 #define W 0
 #define I 1
 #define D 2
