@@ -6,7 +6,9 @@ import Testing
 
 // G8, both directions, as an oracle: random programs on one shared source (a promise whose cancellation
 // handler counts its runs) are run on the library and on a small reference implementation of the cell's
-// cancellation protocol ("named asks", /work/notes/named-asks.md), and the two must agree.
+// cancellation protocol with named asks (each ask belongs to its consumer's registration: removing the
+// consumer takes its ask back, an ask through a removed registration does nothing, a waiter that leaves
+// asks and goes), and the two must agree.
 //
 // - Sequentially (one thread, every step synchronous) the library's observable outcome must equal the
 //   reference's after every step: how many times the source's handler ran, `isCancellationRequested`, and
@@ -34,10 +36,11 @@ import Testing
 // - requests cancellation of the source explicitly; completes it; drops the promise (with `E = any Error`
 //   the source then fails with `brokenPromise`, a completion like any other).
 //
-// Not generated: a promise abandoned with `E = Never` (its consumers keep counting as consumers that have
-// not asked): the `CancelToken` consumer needs `E = any Error`, and the abandoned case is a tally that
-// only grows — nothing a consumer does afterwards can make the source run its handler except an explicit
-// request, which the sequential model would check the same way as on a pending source.
+// Not generated: a promise abandoned with `E = Never` (it stays pending; its consumers are released but
+// keep counting as consumers that have not asked). The `CancelToken` consumer needs `E = any Error`, so
+// it would take a second harness, and what an ask made after abandonment does differs by kind (a released
+// removable registration is gone, so its ask does nothing; a handle's ask still counts against a tally that
+// keeps the released consumers): that is better pinned down by example tests once asks are named.
 
 // MARK: - Programs
 
@@ -103,16 +106,18 @@ private var rawOps: Generator<RawOp, some Sequence & SendableMetatype> {
 /// Resolves raw operations into steps. `visible` are the consumers registered before (a thread of a
 /// concurrent program sees the setup's); new consumers are numbered from `nextID`. An ask or a removal
 /// with nobody to apply it to is left out, so a printed program has no steps that do nothing by
-/// construction. `allowDrop: false` turns a drop into a completion.
+/// construction. With `everyoneAsks` (a concurrent program that checks the "if" direction) no plain
+/// consumer is made (a handle instead) and only waiters are removed (they leave).
 private func resolve(
-    _ raw: [RawOp], visible: [(id: Int, kind: ConsumerKind)], nextID: inout Int, allowDrop: Bool
+    _ raw: [RawOp], visible: [(id: Int, kind: ConsumerKind)], nextID: inout Int, everyoneAsks: Bool = false
 ) -> [Step] {
     var known = visible
     var steps: [Step] = []
     for op in raw {
         switch op.choice {
         case 0...7:
-            let kind = ConsumerKind.allCases[op.pick % ConsumerKind.allCases.count]
+            var kind = ConsumerKind.allCases[op.pick % ConsumerKind.allCases.count]
+            if everyoneAsks && kind == .plain { kind = .handle }
             steps.append(.register(id: nextID, kind))
             known.append((nextID, kind))
             nextID += 1
@@ -121,7 +126,7 @@ private func resolve(
             guard !askers.isEmpty else { continue }
             steps.append(.ask(id: askers[op.pick % askers.count].id))
         case 13...15:
-            let removable = known.filter { $0.kind.canBeRemoved }
+            let removable = known.filter { $0.kind.canBeRemoved && (!everyoneAsks || $0.kind == .waiter) }
             guard !removable.isEmpty else { continue }
             let target = removable[op.pick % removable.count]
             steps.append(.remove(id: target.id, target.kind))
@@ -130,7 +135,7 @@ private func resolve(
         case 17, 18:
             steps.append(.complete(op.pick))
         default:
-            steps.append(allowDrop ? .dropPromise : .complete(op.pick))
+            steps.append(.dropPromise)
         }
     }
     return steps
@@ -142,7 +147,7 @@ private struct SequentialProgram: Sendable, CustomStringConvertible, CustomTestS
 
     init(_ raw: [RawOp]) {
         var nextID = 0
-        steps = resolve(raw, visible: [], nextID: &nextID, allowDrop: true)
+        steps = resolve(raw, visible: [], nextID: &nextID)
     }
 
     init(steps: [Step]) { self.steps = steps }
@@ -154,15 +159,48 @@ private struct SequentialProgram: Sendable, CustomStringConvertible, CustomTestS
 /// A program run on several threads: `setup` registers consumers on the test's thread before the threads
 /// start (so they are registered before anyone can ask), then each thread runs its steps, released
 /// together. A thread asks through and removes the setup's consumers and its own.
+///
+/// The threads' own steps only register, ask and remove; an explicit request and a completion are rarer
+/// events placed into one thread each (each would switch a check off for the whole program). A program
+/// that checks the "if" direction (`everyoneAsks`) makes no plain consumer, removes only waiters (they
+/// leave), never completes the source, and ends each thread by asking through every consumer it sees and
+/// leaving with its own waiters (and the setup's, spread over the threads).
 private struct ConcurrentProgram: Sendable, CustomStringConvertible, CustomTestStringConvertible {
     let setup: [ConsumerKind]
     let threads: [[Step]]
 
-    init(setup: [Int], threads raw: [[RawOp]]) {
-        self.setup = setup.map { ConsumerKind.allCases[$0 % ConsumerKind.allCases.count] }
-        let visible = self.setup.enumerated().map { (id: $0.offset, kind: $0.element) }
+    init(setup rawSetup: [Int], threads raw: [[RawOp]], events: Int, place: Int, everyoneAsks: Bool) {
+        setup = rawSetup.map { pick -> ConsumerKind in
+            let kind = ConsumerKind.allCases[pick % ConsumerKind.allCases.count]
+            return everyoneAsks && kind == .plain ? .handle : kind
+        }
+        let visible = setup.enumerated().map { (id: $0.offset, kind: $0.element) }
         var nextID = visible.count
-        threads = raw.map { resolve($0, visible: visible, nextID: &nextID, allowDrop: false) }
+        var threads = raw.map { resolve($0, visible: visible, nextID: &nextID, everyoneAsks: everyoneAsks) }
+        // The rarer events: 0...4 none, 5...7 a completion, 8...9 a request, 10...11 both.
+        var extra: [Step] = []
+        if events >= 8 { extra.append(.request) }
+        if !everyoneAsks && (5...7 ~= events || events >= 10) { extra.append(.complete(place)) }
+        for (offset, step) in extra.enumerated() {
+            let thread = (place + offset) % threads.count
+            threads[thread].insert(step, at: (place / threads.count) % (threads[thread].count + 1))
+        }
+        if everyoneAsks {
+            for thread in threads.indices {
+                var mine = visible
+                for case .register(let id, let kind) in threads[thread] { mine.append((id, kind)) }
+                let setupWaiters = visible.filter { $0.kind == .waiter && $0.id % threads.count == thread }
+                let ownWaiters = mine.filter { $0.kind == .waiter && $0.id >= visible.count }
+                threads[thread] += mine.filter(\.kind.canAsk).map { .ask(id: $0.id) }
+                threads[thread] += (setupWaiters + ownWaiters).map { .remove(id: $0.id, .waiter) }
+            }
+        }
+        self.threads = threads
+    }
+
+    init(setup: [ConsumerKind], threads: [[Step]]) {
+        self.setup = setup
+        self.threads = threads
     }
 
     var kinds: [Int: ConsumerKind] {
@@ -187,8 +225,12 @@ private var sequentialPrograms: Generator<SequentialProgram, some Sequence & Sen
 }
 
 private var concurrentPrograms: Generator<ConcurrentProgram, some Sequence & SendableMetatype> {
-    zip(Gen.int(in: 0...11).array(of: 0...3), rawOps.array(of: 1...6).array(of: 4...6))
-        .map { ConcurrentProgram(setup: $0, threads: $1) }
+    zip(
+        Gen.int(in: 0...11).array(of: 1...3),
+        zip(Gen.int(in: 0...15), Gen.int(in: 0...11)).map { (choice: $0, pick: $1) }.array(of: 0...6)
+            .array(of: 4...6),
+        Gen.int(in: 0...11), Gen.int(in: 0...35), Gen.bool(0.3)
+    ).map { ConcurrentProgram(setup: $0, threads: $1, events: $2, place: $3, everyoneAsks: $4) }
 }
 
 // MARK: - The reference: the cell's cancellation protocol with named asks
@@ -548,12 +590,15 @@ private func violations(_ program: ConcurrentProgram) -> [String] {
     var found: [String] = []
     let runs = harness.handlerRuns
     if runs > 1 { found.append("the source's cancellation handler ran \(runs) times") }
-    if harness.source.isCancellationRequested != (runs > 0) {
-        found.append("isCancellationRequested is \(harness.source.isCancellationRequested), the handler ran \(runs) times")
+    let requestedFlag = harness.source.isCancellationRequested
+    if requestedFlag != (runs > 0) {
+        found.append("isCancellationRequested is \(requestedFlag), the handler ran \(runs) times")
     }
     // Only when: a consumer registered before the threads started that never asked and was never removed
     // holds the source back, unless the source itself was asked.
-    let holdouts = program.setup.indices.filter { program.setup[$0].isConsumer && !asked.contains($0) && !removed.contains($0) }
+    let holdouts = program.setup.indices.filter { id in
+        program.setup[id].isConsumer && !asked.contains(id) && !removed.contains(id)
+    }
     if !requested, runs > 0, let holdout = holdouts.first {
         found.append("the handler ran although c\(holdout) never asked and was never removed")
     }
@@ -584,6 +629,9 @@ private func violations(_ program: ConcurrentProgram) -> [String] {
 
 // MARK: - The properties
 
+/// These assert the target behaviour. On the core that counts asks anonymously (main at fa9334e) they fail
+/// with the witnesses below: an ask is not taken back when its consumer is removed, and an ask through a
+/// removed registration is counted; they pass once asks are named.
 @Suite("Properties: G8 cancellation consent against a reference model", .hangGuard())
 struct CancellationConsentProperties {
     /// Counterexamples the oracle found on the anonymous-ask core; they hold once asks are named.
@@ -608,15 +656,29 @@ struct CancellationConsentProperties {
         #expect(difference == nil, "\(program)\n\(difference ?? "")")
     }
 
+    /// Both interleavings of this program break "only when" on the anonymous-ask core: the ask is counted
+    /// and not taken back by the removal, or the ask through the removed registration is counted.
+    private static let concurrentWitness = ConcurrentProgram(
+        setup: [.plain, .invalidatable],
+        threads: [[.ask(id: 1)], [.remove(id: 1, .invalidatable)], [.register(id: 2, .observer)], [.ask(id: 1)]])
+
+    @Test func aKnownConcurrentCounterexampleKeepsG8() {
+        var found: [String] = []
+        for _ in 0..<(sanitizedRun ? 5 : 20) where found.isEmpty {
+            found = violations(Self.concurrentWitness)
+        }
+        #expect(found.isEmpty, "\(Self.concurrentWitness)\n\(found.joined(separator: "; "))")
+    }
+
     @Test func sequentialProgramsAgreeWithTheReferenceAfterEveryStep() async {
-        await propertyCheck(count: sanitizedRun ? 150 : 600, input: sequentialPrograms) { program in
+        await propertyCheck(count: sanitizedRun ? 200 : 1000, input: sequentialPrograms) { program in
             let difference = divergence(program)
             #expect(difference == nil, "\(difference ?? "")")
         }
     }
 
     @Test func concurrentProgramsKeepG8InEveryInterleaving() async {
-        await propertyCheck(count: sanitizedRun ? 40 : 150, input: concurrentPrograms) { program in
+        await propertyCheck(count: sanitizedRun ? 100 : 500, input: concurrentPrograms) { program in
             let found = violations(program)
             #expect(found.isEmpty, "\(found.joined(separator: "; "))")
         }
