@@ -671,14 +671,14 @@ struct CancellationConsentProperties {
     }
 
     @Test func sequentialProgramsAgreeWithTheReferenceAfterEveryStep() async {
-        await propertyCheck(count: sanitizedRun ? 200 : 1000, input: sequentialPrograms) { program in
+        await propertyCheck(count: sanitizedRun ? 1000 : 3000, input: sequentialPrograms) { program in
             let difference = divergence(program)
             #expect(difference == nil, "\(difference ?? "")")
         }
     }
 
     @Test func concurrentProgramsKeepG8InEveryInterleaving() async {
-        await propertyCheck(count: sanitizedRun ? 100 : 500, input: concurrentPrograms) { program in
+        await propertyCheck(count: sanitizedRun ? 400 : 1000, input: concurrentPrograms) { program in
             let found = violations(program)
             #expect(found.isEmpty, "\(found.joined(separator: "; "))")
         }
