@@ -27,10 +27,10 @@ extension Future {
     ///   leave nothing behind; the future itself is not affected. A future that is already completed
     ///   returns its result even in a cancelled task.
     /// - `.leave`: when the task is cancelled (or already is), stop waiting as `.stopWaiting` does **and**
-    ///   withdraw this waiter's interest: it is taken out of the future's list as a consumer that asked
-    ///   for cancellation, so the producer is asked once every consumer left has asked, or none is left
-    ///   (GUARANTEES.md G8). Work shared with someone who still waits keeps running. Throws as
-    ///   `.stopWaiting`.
+    ///   withdraw this waiter's interest: it is taken out of the future's list and keeps counting as a
+    ///   consumer that asked for cancellation, so the producer is asked once every other consumer has
+    ///   asked or was taken back (GUARANTEES.md G8). Work shared with someone who still waits keeps
+    ///   running. Throws as `.stopWaiting`.
     /// - `.requestCancellation`: when the task is cancelled, call ``requestCancellation()`` on the
     ///   future (reaching its producer) and keep waiting for the result the producer then delivers (for
     ///   ``init(priority:operation:)`` usually a `CancellationError`). Use it only on a future you own:
@@ -96,8 +96,8 @@ extension Future {
         }
     }
 
-    /// Registers a consumer and takes it back as one that leaves: the request goes upstream if no other
-    /// consumer waits, or every other one asked.
+    /// Registers a consumer and takes it back as one that leaves: it counts as a consumer that asked, so
+    /// the request goes upstream once every other consumer has asked or was taken back.
     private func leaveAtOnce() {
         let entry = RemovableEntry<T, E>(.wakeUp { _ in })
         if addRemovable(entry) { removeEntry(entry, leaving: true) }
@@ -154,8 +154,9 @@ extension TaskCancellationPolicy where Failure == Never, Thrown == CancellationE
         Self(kind: .stopWaiting, failure: unreachableFailure, cancelled: { CancellationError() })
     }
 
-    /// Stop waiting, throw `CancellationError`, and withdraw this waiter's interest in the future: its
-    /// producer is asked to cancel once no other consumer still waits (see
+    /// Stop waiting, throw `CancellationError`, and withdraw this waiter's interest in the future: it
+    /// counts as a consumer that asked, so its producer is asked to cancel once no other consumer still
+    /// waits (see
     /// ``Future/get(onTaskCancellation:)``).
     public static var leave: Self {
         Self(kind: .leave, failure: unreachableFailure, cancelled: { CancellationError() })
@@ -176,8 +177,9 @@ extension TaskCancellationPolicy where Thrown == any Error {
         Self(kind: .stopWaiting, failure: { $0 }, cancelled: { CancellationError() })
     }
 
-    /// Stop waiting, throw `CancellationError`, and withdraw this waiter's interest in the future: its
-    /// producer is asked to cancel once no other consumer still waits (see
+    /// Stop waiting, throw `CancellationError`, and withdraw this waiter's interest in the future: it
+    /// counts as a consumer that asked, so its producer is asked to cancel once no other consumer still
+    /// waits (see
     /// ``Future/get(onTaskCancellation:)``). Throws `any Error`, as `.stopWaiting` does.
     @_disfavoredOverload
     public static var leave: Self {

@@ -89,8 +89,7 @@ extension Future {
                 }
             }
             entry?.phase = .asked
-            cancellationRequested = true
-            let handlers = withState { $0.takeCancellationHandlers() }
+            let handlers = fireLocked()
             lock.unlock()
             Self.runCancellationHandlers(handlers)
             return

@@ -510,7 +510,15 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @usableFromInline
     @discardableResult
     final func addRemovable(_ entry: RemovableEntry<T, E>) -> Bool {
+        // A consumer that left before it was registered may need a tally to be counted: allocated outside
+        // the lock, then the registration is tried again (rare: a waiter whose task was cancelled meanwhile).
+        var spare: ConsumerTally?
         lock.lock()
+        while entry.phase == .withdrawnLeaving, spare == nil, leaveNeedsTallyLocked() {
+            lock.unlock()
+            spare = ConsumerTally()
+            lock.lock()
+        }
         let (requested, handing) = (cancellationRequested, handingOut)
         let action = withState {
             $0.registerRemovable(
@@ -530,7 +538,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
                 }
             }
         case .withdrawn(let leaving):
-            if leaving, entry.isConsumer { handlers = consumerLeftLocked(asked: false, registered: false) }
+            if leaving, entry.isConsumer { handlers = consumerLeavesLocked(registered: false, asked: false, &spare) }
         case .completed, .cancellationRequested:
             break
         }
@@ -565,14 +573,18 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// back with it, and removing one that had not asked may leave only consumers that asked: the request
     /// then goes upstream.
     ///
-    /// With `leaving`, the removed consumer also withdraws its interest, as one that asked and goes: when
-    /// no consumer is left, or every one left has asked, the request goes upstream.
+    /// With `leaving`, the consumer asks as it goes (`get(onTaskCancellation: .leave)`): it stays counted
+    /// as a consumer that asked, so the request goes upstream once every other consumer has asked or was
+    /// taken back.
     ///
-    /// Called before the entry was registered, it marks the entry withdrawn (and returns `true`):
-    /// ``addRemovable(_:)`` then stores nothing, or leaves at once for an entry that left.
+    /// Called before the entry was registered — on a pending or a completed future — it marks the entry
+    /// withdrawn and returns `true`: ``addRemovable(_:)`` then stores (and runs) nothing, or, for an entry
+    /// that left, counts its leave at once.
     @usableFromInline
     @discardableResult
     final func removeEntry(_ entry: RemovableEntry<T, E>, leaving: Bool = false) -> Bool {
+        // A leave may need a tally (it stays counted); allocated before locking. Leaving is rare.
+        var spare: ConsumerTally? = leaving ? ConsumerTally() : nil
         lock.lock()
         let removal = withState { $0.remove(entry, leaving: leaving) }
         var handlers: [@Sendable () -> Void] = []
@@ -587,37 +599,72 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         case .removed(let kind, let asked):
             taken = kind
             if entry.isConsumer, !cancellationRequested {
-                handlers = consumerLeftLocked(asked: asked, registered: true, leaving: leaving)
+                if leaving {
+                    handlers = consumerLeavesLocked(registered: true, asked: asked, &spare)
+                } else {
+                    handlers = consumerRemovedLocked(asked: asked)
+                }
             }
         }
         lock.unlock()
         _ = consume taken
+        _ = consume spare
         Self.runCancellationHandlers(handlers)
         return true
     }
 
-    /// A consumer was removed (or left before it was registered): updates the tally and, when every
-    /// consumer left has asked, makes the request. Returns the handlers to run after unlocking. Under the
-    /// lock, on a pending future whose cancellation was not requested.
+    /// A consumer was taken back without leaving: it no longer counts, nor does its ask if it made one.
+    /// When every consumer left has asked (and at least one ask stands), makes the request. Returns the
+    /// handlers to run after unlocking. Under the lock.
+    final func consumerRemovedLocked(asked: Bool) -> [@Sendable () -> Void] {
+        guard !completed, !cancellationRequested else { return [] }
+        // Without a tally nobody has asked yet (a lone ask makes the request at once): nothing to decide.
+        guard tallied, let tally = withState({ $0.consumerTally }) else { return [] }
+        tally.consumers &-= 1
+        if asked { tally.asks &-= 1 }
+        guard tally.asks > 0, tally.asks >= tally.consumers else { return [] }
+        return fireLocked()
+    }
+
+    /// Whether a consumer leaving now would need a tally that is not there: others still wait and none has
+    /// asked yet. Under the lock.
+    final func leaveNeedsTallyLocked() -> Bool {
+        !completed && !cancellationRequested && !tallied && withState { $0.pendingEntries.liveConsumerCount } > 0
+    }
+
+    /// A consumer leaves asking: it keeps counting, as a consumer that asked, after its entry is gone.
+    /// Makes the request when every consumer has asked; returns the handlers to run after unlocking. Under
+    /// the lock; `spare` must hold a tally when ``leaveNeedsTallyLocked()`` is true.
     ///
     /// - Parameters:
-    ///   - asked: The removed consumer's ask was counted: it is taken back.
-    ///   - registered: The consumer was counted (`false`: it left before it was registered).
-    ///   - leaving: The consumer asks as it goes (`get(onTaskCancellation: .leave)`).
-    final func consumerLeftLocked(
-        asked: Bool, registered: Bool, leaving: Bool = true
+    ///   - registered: The consumer is counted already (`false`: it left before it was registered).
+    ///   - asked: Its ask is counted already.
+    final func consumerLeavesLocked(
+        registered: Bool, asked: Bool, _ spare: inout ConsumerTally?
     ) -> [@Sendable () -> Void] {
         guard !completed, !cancellationRequested else { return [] }
-        var everyoneAsked = false
         if tallied, let tally = withState({ $0.consumerTally }) {
-            if registered { tally.consumers &-= 1 }
-            if asked { tally.asks &-= 1 }
-            everyoneAsked = (tally.asks > 0 || leaving) && tally.asks >= tally.consumers
-        } else if leaving {
-            // Without a tally no consumer has asked yet: only a consumer that leaves alone withdraws.
-            everyoneAsked = withState { $0.pendingEntries.liveConsumerCount } == 0
+            if !registered { tally.consumers &+= 1 }
+            if !asked { tally.asks &+= 1 }
+            guard tally.asks >= tally.consumers else { return [] }
+            return fireLocked()
         }
-        guard everyoneAsked else { return [] }
+        // No tally, so nobody has asked: the others still wait unless there are none.
+        let others = withState { $0.pendingEntries.liveConsumerCount }
+        guard others > 0 else { return fireLocked() }
+        guard let tally = spare.take() else {
+            preconditionFailure("Futures: a leave that needs a tally came without one")
+        }
+        tally.consumers = others &+ 1
+        tally.asks = 1
+        withState { $0.insertTally(tally) }
+        tallied = true
+        return []
+    }
+
+    /// Makes the request: marks it and takes the cancellation handlers out, to run after unlocking. Under
+    /// the lock, on a pending future whose cancellation was not requested.
+    final func fireLocked() -> [@Sendable () -> Void] {
         cancellationRequested = true
         return withState { $0.takeCancellationHandlers() }
     }
