@@ -21,4 +21,5 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesW7()
     registerFuturesStreams()
     registerFuturesLimiter()
+    registerFuturesConsent()
 }
