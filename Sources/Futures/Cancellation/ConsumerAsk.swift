@@ -23,15 +23,6 @@ final class ConsumerAsk<S: Sendable, SE: Error>: Sendable {
     }
 }
 
-/// A consumer's registration that can be taken back (a `CancelToken`'s or an `InvalidationToken`'s): the
-/// consumer asks through it, so that its ask is counted once and taken back with it (GUARANTEES.md G8).
-@usableFromInline
-protocol ConsumerRegistration: AnyObject, Sendable {
-    /// Asks the future it is registered on to cancel, as this consumer; nothing once it was taken back or
-    /// ran, or if it asked already.
-    func askToCancel()
-}
-
 extension Future {
     /// Work made for a combinator that no longer needs it, before the combinator registered on it:
     /// registers as one consumer and asks at once, so the request follows the same rule as any other

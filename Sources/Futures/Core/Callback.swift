@@ -69,7 +69,9 @@ final class RemovableEntry<T: Sendable, E: Error>: @unchecked Sendable {
     // entry is registered on (registration, asks, removal), and `kind` is read without it only by the
     // thread that completes or cancels that future after taking the entry out of the list under the same
     // lock; once out of the list, removal no longer writes it (it finds the future completed and returns
-    // `nil`). `isConsumer` is immutable.
+    // `nil`). `isConsumer` is immutable. `askedFuture` is written once, by the registering thread before
+    // it creates the link that reads it; the link is a cancellation handler on the output, stored and run
+    // through the output's lock, which orders that write before every read.
     @usableFromInline
     enum Kind: Sendable {
         /// Behaves as ``Callback/wakeUp(_:)``.
@@ -104,6 +106,16 @@ final class RemovableEntry<T: Sendable, E: Error>: @unchecked Sendable {
     @usableFromInline let isConsumer: Bool
     /// Written and read only under the lock of the future the entry is (to be) registered on.
     @usableFromInline var phase: Phase = .new
+    /// The future a consumer that asks through this entry asks (``Future/consumerAsks(through:)``): set once
+    /// by a registration that links an output's requests to it (a `CancelToken` or `InvalidationToken`
+    /// registration), before the link exists; read by the link. Weak: an entry never keeps its future.
+    @usableFromInline weak var askedFuture: Future<T, E>?
+
+    /// This consumer asks its future to cancel, through this entry (see ``askedFuture``).
+    @usableFromInline
+    func askToCancel() {
+        askedFuture?.consumerAsks(through: self)
+    }
 
     @usableFromInline
     init(_ kind: Kind) {

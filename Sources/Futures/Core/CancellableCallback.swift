@@ -9,9 +9,7 @@
 /// No cycle: the entry's closure holds this object, and this object holds the entry and the future
 /// weakly, so a future dropped while pending frees its entry and this callback (a ``CancelToken``
 /// forgets it in its next sweep).
-final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration, ConsumerRegistration,
-    @unchecked Sendable
-{
+final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration, @unchecked Sendable {
     // `@unchecked Sendable`: the mutable fields are only read and written between `lock.lock()` and
     // `lock.unlock()`; the closures are `@Sendable` and are called (and released) after unlocking.
     private let lock = ParkingLock()
@@ -43,9 +41,9 @@ final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration,
     }
 
     /// Registers this callback on `future`, on `context`, through a removable entry: one consumer of
-    /// `future`, which asks through ``askToCancel()``.
+    /// `future`, which asks through that entry (``Future/consumerAsks(through:)``).
     ///
-    /// - Returns: What the registration saw, with this callback as the consumer that asks.
+    /// - Returns: What the registration saw, with the entry through which this consumer asks.
     @discardableResult
     func register(on future: Future<T, E>, _ context: ExecutionContext) -> Future<T, E>.Registration {
         guard let entry = future.whenCompleteRemovable(context, { [self] result in self.run(result) }) else {
@@ -65,19 +63,10 @@ final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration,
             future.removeEntry(entry)
             return Future<T, E>.Registration(hasExtras: false, acceptsCancellation: false)
         }
+        entry.askedFuture = future
         let facts = future.registrationLocked()
         return Future<T, E>.Registration(
-            hasExtras: facts.hasExtras, acceptsCancellation: facts.acceptsCancellation, consumer: self)
-    }
-
-    /// This consumer asks its future to cancel, through its entry: counted once, taken back if the
-    /// registration is cancelled or invalidated later, and nothing at all once it was (or once it ran).
-    func askToCancel() {
-        lock.lock()
-        let future = self.future
-        let entry = self.entry
-        lock.unlock()
-        if let future, let entry { future.consumerAsks(through: entry) }
+            hasExtras: facts.hasExtras, acceptsCancellation: facts.acceptsCancellation, entry: entry)
     }
 
     /// Runs the body once, unless cancelled; releases it either way (after it returned).
@@ -154,7 +143,7 @@ extension Future {
 
     /// ``whenComplete(_:cancelToken:onCancel:_:)`` with a token in use: the registration is handed to it.
     ///
-    /// - Returns: What the registration saw, with the registration as the consumer that asks.
+    /// - Returns: What the registration saw, with the entry the consumer asks through.
     @usableFromInline
     @discardableResult
     func whenCompleteCancellable(
@@ -185,7 +174,7 @@ extension Future {
     }
 
     /// ``whenComplete(_:cancelToken:onCancel:_:)`` for a future derived from this one: returns what the
-    /// registration saw, with the consumer that asks (``Registration/consumer``), for
+    /// registration saw, with the entry the consumer asks through (``Registration/entry``), for
     /// ``linkProgressAndCancellation(to:after:asking:)``.
     @usableFromInline
     func whenCompleteAsConsumer(

@@ -90,11 +90,11 @@ extension Future {
         asking ask: ConsumerAsk<S, SE>?
     ) {
         guard registration.acceptsCancellation else { return }
-        if let consumer = registration.consumer {
-            // A registration that can be taken back: the ask goes through it (held weakly: it lives as
-            // long as it is registered, and asks nothing once it is not).
+        if let entry = registration.entry {
+            // A registration that can be taken back: the ask goes through its entry, which the input's
+            // lock knows as asked, taken back or gone (held weakly; it holds the input weakly).
             assert(ask == nil, "Futures: a shared ask serves only registrations that stay until completion")
-            onCancellationRequested { [weak consumer] in consumer?.askToCancel() }
+            onCancellationRequested { [weak entry] in entry?.askToCancel() }
         } else if let ask {
             onCancellationRequested { ask.ask() }
         } else {

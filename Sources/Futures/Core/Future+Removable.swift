@@ -27,8 +27,8 @@ extension Future {
     /// already invalid stores nothing: `body` is released before this method returns.
     ///
     /// - Returns: `nil` (and registers nothing) if `context` has no invalidation token behind it; the
-    ///   caller then registers `body` the ordinary way. Else what the registration saw, with the
-    ///   registration as the consumer that asks (see ``Registration/consumer``).
+    ///   caller then registers `body` the ordinary way. Else what the registration saw, with the entry
+    ///   the consumer asks through (see ``Registration/entry``).
     @usableFromInline
     func whenCompleteGatedTracked(
         _ context: ExecutionContext,

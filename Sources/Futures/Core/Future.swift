@@ -415,17 +415,17 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         @usableFromInline let hasExtras: Bool
         /// The future was pending and accepted cancellation: a consumer's request is worth forwarding.
         @usableFromInline let acceptsCancellation: Bool
-        /// The registration, when it can be taken back (a `CancelToken`'s or an `InvalidationToken`'s):
-        /// this consumer's ask goes through it, so that taking it back takes the ask back too, and an ask
-        /// after it was taken back does nothing. `nil` for a registration that stays until completion,
-        /// whose ask is counted by number.
-        @usableFromInline let consumer: (any ConsumerRegistration)?
+        /// The registration's entry, when it can be taken back (a `CancelToken`'s or an
+        /// `InvalidationToken`'s registration): this consumer asks through it (``consumerAsks(through:)``),
+        /// so that taking it back takes the ask back too, and an ask after it was taken back does nothing.
+        /// `nil` for a registration that stays until completion, whose ask is counted by number.
+        @usableFromInline let entry: RemovableEntry<T, E>?
 
         @inlinable
-        init(hasExtras: Bool, acceptsCancellation: Bool, consumer: (any ConsumerRegistration)? = nil) {
+        init(hasExtras: Bool, acceptsCancellation: Bool, entry: RemovableEntry<T, E>? = nil) {
             self.hasExtras = hasExtras
             self.acceptsCancellation = acceptsCancellation
-            self.consumer = consumer
+            self.entry = entry
         }
     }
 
