@@ -16,8 +16,9 @@
  *       before the completion's callbacks; immediate callbacks run in registration order
  *   G4  a hand-out never waits for the queue; a registrant runs or hands out only its own callback
  *   G8  handlers run once per request; a request made by consumers happens only when every consumer
- *       registered while pending asked or was removed, and an ask is live or the step is a leave ("only
- *       when"); and whenever that holds while pending, the request has been made ("if")
+ *       registered while pending asked or was taken back, and at least one consumer that asked is still
+ *       registered or left asking ("only when"); and whenever that holds while pending, the request has
+ *       been made ("if"). A leave is a standing ask: the consumer stays counted as one that asked.
  *   RD  a reader without the lock that sees a settled future reads the payload, whole
  */
 
@@ -62,6 +63,7 @@ bit  ronc[NE];                  /* registered on a completed future (run or hand
 bit  hstored[NE];               /* handler stored, or run at once because a request was made */
 bit  gone[NE];                  /* removed (taken back, or withdrawn before registering) */
 bit  askd[NE];                  /* its ask is counted and not taken back */
+bit  left[NE];                  /* it left asking (get(onTaskCancellation: .leave)) while pending: a standing ask */
 bit  released[NE];              /* released by abandon: can never run */
 bit  requested;                 /* a request was made while pending (the handlers were taken) */
 bit  wakesDone;                 /* the completer woke its waiters */
@@ -89,8 +91,8 @@ inline countLive(n) {
     }
 }
 
-/* G8: `all`: every consumer registered while pending asked (and is still registered) or was removed;
- * `some`: at least one of them asked and is still registered. */
+/* G8: `all`: every consumer registered while pending asked (and is still registered) or was taken back;
+ * `some`: at least one consumer asked and is still registered, or left asking (a leave stands). */
 inline everyoneAsked(all, some) {
     all = 1; some = 0;
     for (i : 0 .. NE - 1) {
@@ -99,24 +101,24 @@ inline everyoneAsked(all, some) {
         :: else -> skip
         fi;
         if
-        :: ISCONSUMER(i) && askd[i] && !gone[i] -> some = 1
+        :: ISCONSUMER(i) && (askd[i] && !gone[i] || left[i]) -> some = 1
         :: else -> skip
         fi
     }
 }
 
 /* G8 "if", at the end of every critical section that asks, removes or leaves: when every consumer
- * asked or was removed, and an ask is live or this step is a leave, the request was made. */
-inline checkIf(leavingNow) {
+ * asked or was taken back, and an ask stands (live, or a consumer left), the request was made. */
+inline checkIf() {
     everyoneAsked(all, some);
-    assert(!(all && (some || leavingNow)) || requested || (fl & F_COMPL))
+    assert(!(all && some) || requested || (fl & F_COMPL))
 }
 
-/* fire: the request is made; the handlers are taken out of the list (run after unlocking).
+/* fire (fireLocked): the request is made; the handlers are taken out of the list (run after unlocking).
  * G8 "only when" for a request made by consumers. */
-inline fire(byConsumer, leavingNow) {
+inline fire(byConsumer) {
     if
-    :: byConsumer -> everyoneAsked(all, some); assert(all && (some || leavingNow))
+    :: byConsumer -> everyoneAsked(all, some); assert(all && some)
     :: else -> skip
     fi;
     fl = fl | F_REQ;
@@ -152,7 +154,7 @@ inline countAsk(e) {
     :: fl & F_TALLIED ->
         ta++; askd[e] = 1; stepped = 1;
         if
-        :: ta >= tc -> fire(1, 0)
+        :: ta >= tc -> fire(1)
         :: else -> skip
         fi
     :: else ->
@@ -161,9 +163,91 @@ inline countAsk(e) {
         :: n > 1 && !spare -> need = 1
         :: n > 1 && spare ->
             tc = n; ta = 1; fl = fl | F_TALLIED; codeLen++; askd[e] = 1; stepped = 1; spare = 0
-        :: else -> askd[e] = 1; stepped = 1; fire(1, 0)
+        :: else -> askd[e] = 1; stepped = 1; fire(1)
         fi
     fi
+}
+
+/* consumerRemovedLocked(asked:): a registered consumer is taken back without leaving: it no longer counts,
+ * nor does its ask. Fires when every consumer left has asked and an ask stands. Untallied, nobody has
+ * asked: nothing to decide. Under the lock, pending, not requested. */
+inline consumerRemoved(asked) {
+    if
+    :: fl & F_TALLIED ->
+        tc--;
+#if !defined(MUT_REMOVE_KEEPS_ASK) && !defined(MUT_ANON_ASK)
+        if
+        :: asked -> ta--
+        :: else -> skip
+        fi;
+#endif
+#ifndef MUT_NO_FIRE_ON_REMOVE
+        if
+        :: ta > 0 && ta >= tc -> fire(1)
+        :: else -> skip
+        fi
+#else
+        skip
+#endif
+    :: else -> skip
+    fi
+}
+
+/* consumerLeavesLocked(registered:asked:_:): a consumer leaves asking and keeps counting as a consumer
+ * that asked (`registered`: it is counted already; `asked`: its ask is). Untallied, nobody has asked: fires
+ * if no other consumer waits, else puts a tally (others + 1, 1), which `spare` must hold
+ * (leaveNeedsTallyLocked). Under the lock, pending, not requested. */
+inline consumerLeaves(registered, asked) {
+#if defined(MUT_LEAVE_UNCOUNTS)
+    /* the old rule: the leave is counted off like a removal, and asks only at the moment it happens */
+    if
+    :: fl & F_TALLIED ->
+        if
+        :: registered -> tc--
+        :: else -> skip
+        fi;
+        if
+        :: asked -> ta--
+        :: else -> skip
+        fi;
+        if
+        :: ta >= tc -> fire(1)
+        :: else -> skip
+        fi
+    :: else ->
+        countLive(n);
+        if
+        :: n == 0 -> fire(1)
+        :: else -> skip
+        fi
+    fi
+#else
+    if
+    :: fl & F_TALLIED ->
+        if
+        :: !registered -> tc++
+        :: else -> skip
+        fi;
+#ifndef MUT_LEAVE_ASK_LOST
+        if
+        :: !asked -> ta++
+        :: else -> skip
+        fi;
+#endif
+        if
+        :: ta >= tc -> fire(1)
+        :: else -> skip
+        fi
+    :: else ->
+        countLive(n);
+        if
+        :: n == 0 -> fire(1)
+        :: else ->
+            assert(spare);          /* the code's precondition: a leave that needs a tally has one */
+            spare = 0; tc = n + 1; ta = 1; fl = fl | F_TALLIED; codeLen++
+        fi
+    fi
+#endif
 }
 
 /* Checks made whenever a callback runs or is handed out. `by`: the running thread, or QUEUE. */
@@ -224,10 +308,28 @@ inline drain() {
 
 /* ---- operations ---- */
 
-/* whenComplete, onCompletionWakeUp, onCompletionObserved, addRemovable, onCancellationRequested */
+/* whenComplete, onCompletionWakeUp, onCompletionObserved, addRemovable, onCancellationRequested.
+ * addRemovable of an entry that left before it was registered: while its leave needs a tally and none is
+ * at hand (leaveNeedsTallyLocked), it unlocks, allocates one, and looks again. */
 inline register(e) {
-    atomic {
+    do
+    :: atomic {
         lk == 0 -> lk = t + 1;
+        need = 0;
+#ifndef MUT_WITHDRAWN_LEAVE_NO_TALLY
+        if
+        :: rmv[e] && phase[e] == P_WDL && !spare && !(fl & (F_COMPL | F_REQ | F_TALLIED)) ->
+            countLive(n);
+            if
+            :: n > 0 -> need = 1; n = 0; unlock()
+            :: else -> skip
+            fi
+        :: else -> skip
+        fi;
+#endif
+        if
+        :: need -> skip
+        :: else ->
         regd[e] = 1; owner[e] = t;
         if
         :: kind[e] == K_SCHED -> startAt[e] = nret
@@ -245,25 +347,14 @@ inline register(e) {
             fi
         :: kind[e] != K_HANDLER && rmv[e] && phase[e] == P_WD -> skip        /* withdrawn: not registered */
         :: kind[e] != K_HANDLER && rmv[e] && phase[e] == P_WDL ->
-            /* withdrawn leaving: registering performs the leave instead */
+            /* withdrawn leaving: registering counts its leave, as a consumer that was not counted yet */
             if
-            :: !(fl & (F_COMPL | F_REQ)) ->
+            :: !(fl & (F_COMPL | F_REQ)) && ISCONSUMER(e) ->
+                left[e] = 1;                    /* ghost: it left asking */
 #ifndef MUT_WITHDRAWN_LEAVE_LOST
-                if
-                :: fl & F_TALLIED ->
-                    if
-                    :: ta >= tc -> fire(1, 1)
-                    :: else -> skip
-                    fi
-                :: else ->
-                    countLive(n);
-                    if
-                    :: n == 0 -> fire(1, 1)
-                    :: else -> skip
-                    fi
-                fi;
+                consumerLeaves(0, 0);
 #endif
-                checkIf(1)
+                checkIf()
             :: else -> skip
             fi
         :: kind[e] != K_HANDLER && !(rmv[e] && phase[e] >= P_WD) ->
@@ -306,7 +397,13 @@ inline register(e) {
 #endif
         :: else -> skip
         fi
+        fi;
+        if
+        :: need -> spare = 1      /* a tally is allocated outside the lock; look again */
+        :: else -> break          /* leaves the loop as the registration's one step ends */
+        fi
     }
+    od;
     if
     :: runNow == 2 ->
         /* putState(.completedWithLate): the words, then the tag bits, still under the lock */
@@ -391,7 +488,7 @@ inline ask(e) {
             fi;
             if
             :: need -> skip
-            :: else -> checkIf(0)
+            :: else -> checkIf()
             fi
         };
         if
@@ -403,9 +500,10 @@ inline ask(e) {
     runHandlers()
 }
 
-/* removeEntry(_:leaving:) */
+/* removeEntry(_:leaving:). A leave allocates its tally before locking (`spare`). */
 inline remove(e, leaving) {
     atomic { lk == 0 ->
+        spare = leaving;
         if
         :: phase[e] == P_NEW ->                      /* not registered yet (completed or not): withdrawn */
             gone[e] = 1;
@@ -421,7 +519,7 @@ inline remove(e, leaving) {
             :: !(fl & F_REQ) && (fl & F_TALLIED) ->
                 tc--;
                 if
-                :: ta > 0 && ta >= tc -> fire(1, 0)
+                :: ta > 0 && ta >= tc -> fire(1)
                 :: else -> skip
                 fi
             :: else -> skip
@@ -440,37 +538,19 @@ inline remove(e, leaving) {
             :: else -> skip
             fi;
             if
-            :: !(fl & F_REQ) && (fl & F_TALLIED) ->
-                tc--;
-#if !defined(MUT_REMOVE_KEEPS_ASK) && !defined(MUT_ANON_ASK)
-                if
-                :: wasAsked -> ta--
-                :: else -> skip
-                fi;
-#endif
-#ifndef MUT_NO_FIRE_ON_REMOVE
+            :: !(fl & F_REQ) && ISCONSUMER(e) ->
+                left[e] = leaving;                   /* ghost: it left asking */
                 if
 #ifndef MUT_LEAVE_NOT_COUNTED
-                :: (ta > 0 || leaving) && ta >= tc -> fire(1, leaving)
+                :: leaving -> consumerLeaves(1, wasAsked)
+                :: else -> consumerRemoved(wasAsked)
 #else
-                :: ta > 0 && ta >= tc -> fire(1, leaving)
+                :: true -> consumerRemoved(wasAsked)     /* the leave is taken for a plain removal */
 #endif
-                :: else -> skip
-                fi
-#else
-                skip
-#endif
-            :: !(fl & F_REQ) && !(fl & F_TALLIED) && leaving ->
-                countLive(n);
-                if
-#ifndef MUT_LEAVE_NOT_COUNTED
-                :: n == 0 -> fire(1, 1)
-#endif
-                :: else -> skip
                 fi
             :: else -> skip
             fi;
-            checkIf(leaving)
+            checkIf()
         :: else -> skip
         fi
     };
@@ -481,7 +561,7 @@ inline remove(e, leaving) {
 inline request() {
     atomic { lk == 0 ->
         if
-        :: !(fl & (F_REQ | F_COMPL)) -> fire(0, 0)
+        :: !(fl & (F_REQ | F_COMPL)) -> fire(0)
         :: else -> skip
         fi
     };
