@@ -134,11 +134,7 @@ extension Future {
         onCancel: (@Sendable () -> Void)? = nil,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) {
-        if cancelToken.isUnused {
-            whenCompleteTrackingInvalidation(context, body)
-        } else {
-            whenCompleteCancellable(context, cancelToken: cancelToken, onCancel: onCancel, body)
-        }
+        whenCompleteAsConsumer(context, cancelToken: cancelToken, onCancel: onCancel, body)
     }
 
     /// ``whenComplete(_:cancelToken:onCancel:_:)`` with a token in use: the registration is handed to it.
@@ -173,10 +169,11 @@ extension Future {
         whenCompleteGatedTracked(context, body) ?? whenComplete(context, body)
     }
 
-    /// ``whenComplete(_:cancelToken:onCancel:_:)`` for a future derived from this one: returns what the
-    /// registration saw, with the entry the consumer asks through (``Registration/entry``), for
-    /// ``linkProgressAndCancellation(to:after:asking:)``.
+    /// ``whenComplete(_:cancelToken:onCancel:_:)``, returning what the registration saw with the entry the
+    /// consumer asks through (``Registration/entry``): for a future derived from this one, which links its
+    /// requests with ``linkProgressAndCancellation(to:after:asking:)``.
     @usableFromInline
+    @discardableResult
     func whenCompleteAsConsumer(
         _ context: ExecutionContext,
         cancelToken: CancelToken,
