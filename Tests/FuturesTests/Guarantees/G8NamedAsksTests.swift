@@ -444,5 +444,20 @@ extension Guarantees {
             #expect(producer.asked.value == 1)
             producer.finish()
         }
+
+        /// A registration through an `InvalidationToken` that is already invalid stores nothing: it is no
+        /// consumer, and a request on its future asks the source nothing.
+        @Test func aRegistrationThroughAnInvalidTokenIsNoConsumer() {
+            let producer = GProducer()
+            let waiting = producer.future.map(immediateExecutionContext) { $0 }
+            let token = InvalidationToken()
+            token.invalidate()
+            let dead = producer.future.map(token.validContext(immediateExecutionContext)) { $0 }
+            dead.requestCancellation()  // not a consumer: `waiting` is still the only one, and has not asked
+            #expect(producer.asked.value == 0)
+            waiting.requestCancellation()  // the only consumer asks
+            #expect(producer.asked.value == 1)
+            producer.finish()
+        }
     }
 }
