@@ -20,10 +20,15 @@ extension DispatchQueue {
         return future
     }
 
-    /// Runs `execute` on this queue at `deadline` (`asyncAfter`) and returns a future of its return value.
+    /// Runs `execute` on this queue at `deadline` (the library's timer, then `async`) and returns a future of its return value.
     public func asyncValueAfter<T>(_ deadline: DispatchTime, execute: @escaping @Sendable () -> T) -> Future<T, Never> {
         let future = Future<T, Never>()
-        asyncAfter(deadline: deadline, execute: traced { future.complete(.success(execute())) })
+        let wait = Duration.nanoseconds(
+            Int64(clamping: deadline.uptimeNanoseconds) - Int64(clamping: DispatchTime.now().uptimeNanoseconds))
+        let work = traced { future.complete(.success(execute())) }
+        ClockTimer(after: deadline == .distantFuture ? .longestTimerWait : wait, on: ContinuousClock()) {
+            self.async(execute: work)
+        }
         return future
     }
 }

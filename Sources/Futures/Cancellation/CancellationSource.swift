@@ -18,7 +18,7 @@ public final class CancellationSource: Sendable {
     /// Bumped by every `cancel(afterDelay:)`, so only the latest scheduled cancellation fires.
     let delayGeneration = LockedBox<Int>(0)
     /// The timer task of the latest ``cancel(after:clock:)``, stopped when a later call replaces it.
-    let delayTimer = LockedBox<(generation: Int, task: Task<Void, Never>?)>((0, nil))
+    let delayTimer = LockedBox<(generation: Int, task: ClockTimer?)>((0, nil))
 
     /// Creates a source whose token is not cancelled.
     public init() {}
@@ -67,13 +67,13 @@ public final class CancellationSource: Sendable {
             cancel()
             return
         }
-        let timer = runAt(timerDeadline(after: duration, on: clock), on: clock) {
+        let timer = ClockTimer(after: duration, on: clock) {
             if self.delayGeneration.value == generation {
                 self.cancel()
             }
         }
         // Keep the timer of the newest call; stop the other one (after unlocking).
-        let stopped = delayTimer.withValue { current -> Task<Void, Never>? in
+        let stopped = delayTimer.withValue { current -> ClockTimer? in
             if current.generation > generation { return timer }
             let replaced = current.task
             current = (generation, timer)
@@ -83,8 +83,8 @@ public final class CancellationSource: Sendable {
     }
 
     /// Takes the stored timer task if it belongs to a call no newer than `generation`.
-    func stopDelayTimer(upTo generation: Int) -> Task<Void, Never>? {
-        delayTimer.withValue { current -> Task<Void, Never>? in
+    func stopDelayTimer(upTo generation: Int) -> ClockTimer? {
+        delayTimer.withValue { current -> ClockTimer? in
             guard current.generation <= generation else { return nil }
             let task = current.task
             current = (generation, nil)

@@ -16,7 +16,10 @@ extension Sequence {
     @inlinable
     public func sequence<T, E>(file: StaticString = #fileID, line: UInt = #line) -> Future<[T], E>
     where Element == Future<T, E> {
-        SequenceCollector.collect(Array(self), file: file, line: line).future
+        Gatherer<AllValues<T>, E>.start(
+            Array(self), mode: .all(failsOnArrival: false), step: "sequence", file: file, line: line
+        )
+        .future
     }
 
     /// Turns a sequence of results into one result: all values in order, or the first failure.

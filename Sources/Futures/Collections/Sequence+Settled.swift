@@ -18,7 +18,24 @@ extension Sequence {
     /// **Cancellation:** a request on the returned future is forwarded to every input still pending, as
     /// one of its consumers (GUARANTEES.md G8). The inputs decide how they end, and their outcomes
     /// (typically cancellation errors) are collected like any other.
-    public func settled<T, E>() -> Future<[Result<T, E>], Never> where Element == Future<T, E> {
-        SequenceCollector.collectSettled(Array(self)).future
+    public func settled<T, E>(file: StaticString = #fileID, line: UInt = #line) -> Future<[Result<T, E>], Never>
+    where Element == Future<T, E> {
+        settledGatherer(file: file, line: line).future
+    }
+
+    /// The gatherer behind ``settled(file:line:)``: every outcome fills its slot as a success, so the
+    /// output succeeds with all outcomes in input order once every input has completed.
+    func settledGatherer<T, E>(
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Gatherer<AllValues<Result<T, E>>, Never> where Element == Future<T, E> {
+        let inputs = Array(self)
+        let gatherer = Gatherer<AllValues<Result<T, E>>, Never>(
+            count: inputs.count, mode: .all(failsOnArrival: false), step: "settled", file: file, line: line)
+        var progress = false
+        for (index, input) in inputs.enumerated() where gatherer.gatherOutcome(input, at: index) {
+            progress = true
+        }
+        if progress { ProgressLink.aggregate(inputs, into: gatherer.future) }
+        return gatherer
     }
 }

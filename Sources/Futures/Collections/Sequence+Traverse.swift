@@ -20,7 +20,9 @@ extension Sequence {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<[U], E> {
-        let collected = SequenceCollector.collect(map(f), step: "traverse", file: file, line: line).future
+        let collected = Gatherer<AllValues<U>, E>.start(
+            map(f), mode: .all(failsOnArrival: false), step: "traverse", file: file, line: line
+        ).future
         return context.isImmediate ? collected : collected.map(context, f: { $0 }, file: file, line: line)
     }
 

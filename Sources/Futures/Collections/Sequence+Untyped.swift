@@ -50,7 +50,12 @@ extension Sequence {
 }
 
 /// Collects the values of `futures` in list order; fails with the first failure in list order, as soon
-/// as every earlier future has succeeded: the library's one gatherer, ``SequenceCollector``.
-func untypedCollect<T>(_ futures: [Future<T, any Error>]) -> Future<[T], any Error> {
-    SequenceCollector.collect(futures).future
+/// as every earlier future has succeeded: the library's one gatherer, ``Gatherer``.
+func untypedCollect<T>(
+    _ futures: [Future<T, any Error>], file: StaticString = #fileID, line: UInt = #line
+) -> Future<[T], any Error> {
+    Gatherer<AllValues<T>, any Error>.start(
+        futures, mode: .all(failsOnArrival: false), step: "sequence", file: file, line: line
+    )
+    .future
 }

@@ -22,8 +22,8 @@ extension Future {
     /// ``init(result:delay:)`` on `queue` (tests pass a suspended queue to see the future pending).
     convenience init(result: Result<T, E>, delay: DispatchTimeInterval, on queue: DispatchQueue) {
         self.init()
-        queue.asyncAfter(deadline: .now() + delay) { [self] in
-            self.complete(result)
+        ClockTimer(after: delay) { [self] in
+            queue.async { self.complete(result) }
         }
     }
 
@@ -59,14 +59,14 @@ extension Future {
     /// A future that completes with this future's result on `queue`, `interval` after this future
     /// completed.
     ///
-    /// Always asynchronous (`queue.asyncAfter`), even for a zero interval: pass the main queue to mean
+    /// Always asynchronous (the library's timer, then `queue.async`), even for a zero interval: pass the main queue to mean
     /// "on the next turn of the main run loop". Failures are delayed like values. A cancellation request
     /// on the returned future is passed on to this future while it is pending, as one of its consumers
     /// (GUARANTEES.md G8); once this future has completed, the delivery is already scheduled.
     public func delay(_ queue: DispatchQueue, interval: DispatchTimeInterval) -> Future<T, E> {
         let future = Future<T, E>()
         future.depend(on: self) { result in
-            queue.asyncAfter(deadline: .now() + interval) { future.complete(result) }
+            ClockTimer(after: interval) { queue.async { future.complete(result) } }
         }
         return future
     }

@@ -16,83 +16,24 @@ extension Future {
     /// ```
     @inlinable
     public func zip<U>(_ other: Future<U, E>, file: StaticString = #fileID, line: UInt = #line) -> Future<(T, U), E> {
-        var receiverFailed = false
-        let ready = ifCompleted { result -> Result<(T, U), E>? in
-            switch result {
-            case .failure(let error):
-                receiverFailed = true
-                return .failure(error)
-            case .success(let value):
-                return other.result.map { otherResult in otherResult.map { (value, $0) } }
-            }
-        }
-        if let ready = ready ?? nil {
-            let future = Future<(T, U), E>(result: ready)
-            if receiverFailed {
-                // Decided by this future's failure without looking at `other`: register on it as the slow
-                // path does when this future fails first, so that `other` counts the pair as one of its
-                // consumers (G8: the outcome does not depend on timing) and its failure as observed (G10).
-                // The pair is completed: no request on it can reach `other` any more, on either path.
-                future.depend(on: other, link: .gathered) { _ in }
-            }
-            return future
-        }
-        // Pending: one consumer registration on each input, so a cancellation request on the pair reaches
-        // both while they are pending.
-        let future = Future<(T, U), E>()
-        if FailureTracing.isOn {
-            let traced = FailureTracing.gathered(future, name: "zip", file: file, line: line)
-            FailureTracing.gatheredInput(self, into: traced)
-            FailureTracing.gatheredInput(other, into: traced)
-        }
-        let pair = LockedBox(ZipPair<T, U, E>())
-        let first = future.depend(on: self, link: .gathered) { result in
-            if let outcome = pair.withValue({ $0.receiverCompleted(result) }) { future.complete(outcome) }
-        }
-        let second = future.depend(on: other, link: .gathered) { result in
-            if let outcome = pair.withValue({ $0.otherCompleted(result) }) { future.complete(outcome) }
-        }
-        if first.hasExtras || second.hasExtras { ProgressLink.aggregate(self, other, into: future) }
-        return future
+        // The one gatherer: a failure decides in input order, so the receiver's failure wins at once and
+        // `other`'s counts only after the receiver succeeded. Both are gathered (each as one consumer)
+        // whatever their state, so the outcome and the consumers do not depend on timing.
+        let gatherer = Gatherer<PairValues<T, U>, E>(
+            count: 2, mode: .all(failsOnArrival: false), step: "zip", file: file, line: line)
+        let first = gatherer.gather(self, at: 0) { $0.map { $0 as any Sendable } }
+        let second = gatherer.gather(other, at: 1) { $0.map { $0 as any Sendable } }
+        if first || second { ProgressLink.aggregate(self, other, into: gatherer.future) }
+        return gatherer.future
     }
 }
 
-/// What `zip` knows so far. The receiver's failure wins at once; `other`'s counts only after the receiver
-/// succeeded (BrightFutures' rule), whatever the order in which they complete.
+/// A pair of values, gathered as `any Sendable` (`zip`).
 @usableFromInline
-struct ZipPair<T: Sendable, U: Sendable, E: Error>: Sendable {
-    @usableFromInline var value: T?
-    @usableFromInline var otherResult: Result<U, E>?
-    @usableFromInline var decided = false
-
+enum PairValues<A: Sendable, B: Sendable>: GatherShape {
     @inlinable
-    init() {}
-
-    @inlinable
-    mutating func receiverCompleted(_ result: Result<T, E>) -> Result<(T, U), E>? {
-        guard !decided else { return nil }
-        switch result {
-        case .failure(let error):
-            decided = true
-            return .failure(error)
-        case .success(let received):
-            guard let otherResult else {
-                value = received
-                return nil
-            }
-            decided = true
-            return otherResult.map { (received, $0) }
-        }
-    }
-
-    @inlinable
-    mutating func otherCompleted(_ result: Result<U, E>) -> Result<(T, U), E>? {
-        guard !decided else { return nil }
-        guard let value else {
-            otherResult = result
-            return nil
-        }
-        decided = true
-        return result.map { (value, $0) }
+    static func output(_ values: [any Sendable]) -> (A, B) {
+        // Safe: slot 0 was filled from the `A` input and slot 1 from the `B` input.
+        (values[0] as! A, values[1] as! B)
     }
 }

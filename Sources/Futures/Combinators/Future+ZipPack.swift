@@ -17,26 +17,32 @@ extension Future {
     /// The tuple is built on the thread that completed the last input. This is a static method, so it
     /// never clashes with BrightFutures' instance `zip(_:)` (`a.zip(b)`), which remains available.
     public static func zip<each U: Sendable>(
-        _ futures: repeat Future<each U, E>
+        _ futures: repeat Future<each U, E>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<(repeat each U), E> where T == (repeat each U) {
         var count = 0
         for _ in repeat each futures { count += 1 }
-        if count == 0 { return Future(value: tuple([], of: repeat (each U).self)) }
         // The one gatherer, failing at the first failure to arrive (in argument order among the inputs
         // that have failed already).
-        let collector = SequenceCollector<any Sendable, E>(count: count, failsOnFirstArrival: true)
+        let gatherer = Gatherer<PackValues<repeat each U>, E>(
+            count: count, mode: .all(failsOnArrival: true), step: "zip", file: file, line: line)
         var index = 0
         for future in repeat each futures {
-            collector.gather(future, at: index) { $0 as any Sendable }
+            gatherer.gather(future, at: index) { $0.map { $0 as any Sendable } }
             index += 1
         }
-        return collector.future.map(immediateExecutionContext) { values in
-            tuple(values, of: repeat (each U).self)
-        }
+        return gatherer.future
     }
 }
 
-/// Rebuilds the tuple from values stored in pack order.
+/// The values of a parameter pack, gathered as `any Sendable` (the variadic `zip`).
+struct PackValues<each U: Sendable>: GatherShape {
+    static func output(_ values: [any Sendable]) -> (repeat each U) {
+        tuple(values, of: repeat (each U).self)
+    }
+}
+
 private func tuple<each V>(_ values: [any Sendable], of types: repeat (each V).Type) -> (repeat each V) {
     var position = 0
     func take<W>(_: W.Type) -> W {

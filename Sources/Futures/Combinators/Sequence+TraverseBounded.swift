@@ -32,16 +32,18 @@ extension Sequence where Element: Sendable {
     public func traverse<U, E>(
         maxConcurrent: Int,
         _ context: ExecutionContext = ExecutionContext(queue: .global()),
+        file: StaticString = #fileID,
+        line: UInt = #line,
         f: @escaping @Sendable (Element) -> Future<U, E>
     ) -> Future<[U], E> {
-        boundedTraversal(maxConcurrent: maxConcurrent, context, f: f).future
+        boundedTraversal(maxConcurrent: maxConcurrent, context, file: file, line: line, f: f).future
     }
 
-    /// The engine of ``traverse(maxConcurrent:_:f:)``: a private ``ConcurrencyLimiter`` starts the
-    /// elements, a ``SequenceCollector`` that fails on the first failure to arrive gathers them.
+    /// The engine of ``traverse(maxConcurrent:_:file:line:f:)``: a private ``ConcurrencyLimiter`` starts the
+    /// elements, the one ``Gatherer``, failing on the first failure to arrive gathers them.
     ///
     /// Returns the parts, so that tests can count the work they did (``ConcurrencyLimiter/steps``,
-    /// ``SequenceCollector/steps``).
+    /// ``Gatherer/steps``).
     ///
     /// Ownership (no cycles): the limiter holds the waiting elements' closures; the running futures'
     /// callbacks and the starts queued on `context` hold the limiter; the items' futures hold the
@@ -50,16 +52,17 @@ extension Sequence where Element: Sendable {
     func boundedTraversal<U, E>(
         maxConcurrent: Int,
         _ context: ExecutionContext,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         f: @escaping @Sendable (Element) -> Future<U, E>
-    ) -> (future: Future<[U], E>, limiter: ConcurrencyLimiter, collector: SequenceCollector<U, E>) {
+    ) -> (future: Future<[U], E>, limiter: ConcurrencyLimiter, collector: Gatherer<AllValues<U>, E>) {
         let elements = Array(self)
         let limiter = ConcurrencyLimiter(maxConcurrent: maxConcurrent, startingOn: context)
-        let collector = SequenceCollector<U, E>(count: elements.count, failsOnFirstArrival: true)
+        let collector = Gatherer<AllValues<U>, E>(
+            count: elements.count, mode: .all(failsOnArrival: true), step: "traverse", file: file, line: line)
         let result = collector.future
-        guard !elements.isEmpty else {
-            result.complete(.success([]))
-            return (result, limiter, collector)
-        }
+        // No elements: the gatherer has succeeded with none.
+        guard !elements.isEmpty else { return (result, limiter, collector) }
         // A failure (the first one to arrive, or a cancellation) shuts the limiter: the elements not
         // started are released unrun, and each running one is asked to cancel through its item's future,
         // whose one consumer is the collector (so the work itself is asked as one consumer).
@@ -79,7 +82,7 @@ extension Sequence where Element: Sendable {
             if limiter.isClosed { break }
             // In turn: a request on the result reaches a waiting item only when it starts (the limiter
             // is closed first when the result can fail with a cancellation error).
-            let item = limiter.submitInTurn { f(element) }
+            let item = limiter.submitInTurn(file: file, line: line) { f(element) }
             collector.gather(item, at: index)
         }
         return (result, limiter, collector)

@@ -47,7 +47,7 @@ public struct Queue: Sendable {
 
     /// Runs `request` on the queue once `seconds` have passed (at once if `seconds` is zero or negative).
     public func delay(_ seconds: Double, request: @escaping @Sendable () -> Void) {
-        let nanoseconds = seconds > 0 ? Int(min(seconds, Double(Int.max / 1_000_000_000)) * 1_000_000_000) : 0
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: request)
+        let wait: Duration = seconds > 0 ? .seconds(min(seconds, 1e9)) : .zero
+        ClockTimer(after: wait, on: ContinuousClock()) { [queue] in queue.async(execute: request) }
     }
 }

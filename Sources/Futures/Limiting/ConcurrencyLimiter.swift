@@ -16,7 +16,7 @@ import Synchronization
 /// let profile = limiter.submit { try await api.fetchProfile(id) }   // async work, same slots
 /// ```
 ///
-/// ``Swift/Sequence/traverse(maxConcurrent:_:f:)`` needs its whole list up front; a limiter is an object to
+/// ``Swift/Sequence/traverse(maxConcurrent:_:file:line:f:)`` needs its whole list up front; a limiter is an object to
 /// share: every submission, from any thread and at any time, competes for the same `maxConcurrent`
 /// slots, so no slot idles while work waits.
 ///
@@ -302,10 +302,12 @@ public final class ConcurrencyLimiter: Sendable {
     ///
     /// The returned future accepts requests from the start, so that a consumer registered on it while it
     /// waits (a gatherer) links its requests to it.
-    func submitInTurn<T, E>(_ work: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
+    func submitInTurn<T, E>(
+        file: StaticString = #fileID, line: UInt = #line, _ work: @escaping @Sendable () -> Future<T, E>
+    ) -> Future<T, E> {
         let item = LimitedItem(
             priority: .normal, cancellationError: nil, deadline: nil, removableWhileQueued: false, work: work)
-        return enqueue(item, file: #fileID, line: #line)
+        return enqueue(item, file: file, line: line)
     }
 
     /// Registers a new item: starts it, queues it, or drops it when closed; returns its future.

@@ -12,7 +12,7 @@ extension Sequence where Element: Sendable {
     /// }
     /// ```
     ///
-    /// Where ``traverse(maxConcurrent:_:f:)`` gives one future of all values and stops at the first
+    /// Where ``traverse(maxConcurrent:_:file:line:f:)`` gives one future of all values and stops at the first
     /// failure, this keeps going and lets you use each outcome at once: every element gets one stream
     /// value `(index, result)`, its position in the sequence and its future's result, in completion
     /// order. The stream finishes after the last one; an empty sequence gives a finished, empty stream.
@@ -34,6 +34,8 @@ extension Sequence where Element: Sendable {
         maxConcurrent: Int,
         _ context: ExecutionContext = immediateExecutionContext,
         cancellationToken: CancellationToken = .never,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         f: @escaping @Sendable (Element) -> Future<U, E>
     ) -> FutureStream<(index: Int, result: Result<U, E>)> {
         let elements = Array(self)
@@ -44,8 +46,11 @@ extension Sequence where Element: Sendable {
             return stream
         }
         let limiter = ConcurrencyLimiter(maxConcurrent: maxConcurrent, startingOn: context)
-        // Outcomes still to come.
-        let remaining = LockedBox(elements.count)
+        // The one gatherer, keeping nothing of the outcomes (the stream does): it decides when the last
+        // one has arrived.
+        let arrivals = Gatherer<AllValues<Void>, Never>(
+            count: elements.count, mode: .all(failsOnArrival: false), step: "traverseAsCompleted", file: file,
+            line: line)
         // Weak: the stream holds `cancel` (as its abandon handler), and the promise holds the stream.
         // Closing the limiter drops the elements not started (whatever `E` is) and asks the running ones.
         let cancel: @Sendable () -> Void = { [weak promise] in
@@ -55,19 +60,18 @@ extension Sequence where Element: Sendable {
         let registration = cancellationToken.onCancellationRequested(cancel)
         // A consumer that leaves early (`break`, a cancelled task) and was the last one cancels too.
         stream.whenAbandoned(cancel)
+        arrivals.future.whenComplete(immediateExecutionContext) { _ in
+            promise.finish()
+            registration.dispose()
+        }
         for (index, element) in elements.enumerated() {
             // Once the limiter is closed, submissions are released unrun (and their outcomes never come).
-            let outcome = limiter.submit { () -> Future<U, E> in f(element) }
-            outcome.whenComplete(immediateExecutionContext) { result in
+            let outcome = limiter.submit(file: file, line: line) { () -> Future<U, E> in f(element) }
+            // Each outcome goes on the stream as it arrives, before the gatherer counts it: the stream
+            // finishes after the last one.
+            arrivals.gather(outcome, at: index) { result in
                 promise.tryComplete(.success((index, result)))
-                let isLast = remaining.withValue { count -> Bool in
-                    count -= 1
-                    return count == 0
-                }
-                if isLast {
-                    promise.finish()
-                    registration.dispose()
-                }
+                return .success(())
             }
         }
         return stream

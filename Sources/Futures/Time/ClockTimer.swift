@@ -1,3 +1,5 @@
+import Dispatch
+
 extension Duration {
     /// The longest wait any time-based operator of the library waits for: 10⁹ seconds (about 31
     /// years). Longer durations (up to `.seconds(Int64.max)`) are clamped to it, and negative ones to
@@ -11,40 +13,78 @@ extension Duration {
     }
 }
 
+/// The library's one timer: it runs a body once a clock reaches a deadline, from a Swift `Task` that
+/// sleeps on that clock.
+///
+/// Every time-based operation is built on it — `after`, `delay` (on a clock or BrightFutures' queue
+/// form), `timeout`, `retry`'s back-off, a limiter item's deadline, `CancellationSource.cancel(after:)`,
+/// the faces' delays — so each of them runs on whatever clock it is given: a real one, or a test clock
+/// advanced by hand. The forms without a clock parameter use `ContinuousClock`.
+///
+/// - Deadline: fixed when the timer is made, before its task starts; if the clock has reached it by the
+///   time the task runs, the body runs without sleeping. (A test clock advanced to exactly the deadline
+///   before the task got to sleep would otherwise keep it asleep until some later advance: its
+///   `sleep(until:)` waits while `deadline >= now`.) A duration is clamped to 0…10⁹ s
+///   (``Swift/Duration/longestTimerWait``), so the deadline stays representable.
+/// - Cancellation: ``cancel()`` stops the sleep and the body never runs; it is released with the task.
+package struct ClockTimer: Sendable {
+    /// The task that sleeps and then runs the body; tests await its end (`await timer.task.value`).
+    package let task: Task<Void, Never>
+
+    /// Starts a timer that runs `body` once `clock` reaches `deadline`.
+    @discardableResult
+    package init<C: Clock>(at deadline: C.Instant, on clock: C, _ body: @escaping @Sendable () -> Void) {
+        task = Task {
+            if clock.now < deadline {
+                do {
+                    try await clock.sleep(until: deadline, tolerance: nil)
+                } catch {
+                    return
+                }
+            }
+            // A cancellation that arrives once the sleep has ended still stops the timer.
+            guard !Task.isCancelled else { return }
+            body()
+        }
+    }
+
+    /// Starts a timer that runs `body` once `duration` (clamped to 0…10⁹ s) has passed on `clock`,
+    /// counted from now.
+    @discardableResult
+    package init<C: Clock<Duration>>(after duration: Duration, on clock: C, _ body: @escaping @Sendable () -> Void) {
+        self.init(at: timerDeadline(after: duration, on: clock), on: clock, body)
+    }
+
+    /// Starts a timer on `ContinuousClock` that runs `body` after `interval` (a Dispatch interval, for
+    /// the BrightFutures-style queue forms); `.never` never fires.
+    @discardableResult
+    package init(after interval: DispatchTimeInterval, _ body: @escaping @Sendable () -> Void) {
+        self.init(after: interval.duration, on: ContinuousClock(), body)
+    }
+
+    /// Stops the timer: the body never runs if it has not started.
+    package func cancel() {
+        task.cancel()
+    }
+}
+
 /// The instant `duration` (clamped to 0…10⁹ s, see ``Swift/Duration/longestTimerWait``) from now on
-/// `clock`.
-func timerDeadline<C: Clock<Duration>>(after duration: Duration, on clock: C) -> C.Instant {
+/// `clock`: the deadline ``ClockTimer/init(after:on:_:)`` sets.
+package func timerDeadline<C: Clock<Duration>>(after duration: Duration, on clock: C) -> C.Instant {
     clock.now.advanced(by: duration.clampedForTimer)
 }
 
-/// Runs `body` once `clock` reaches `deadline`, from a Swift `Task` sleeping on that clock.
-///
-/// The deadline is fixed by the caller, before the task starts; if the clock has reached it by the time the
-/// task runs, `body` runs without sleeping. (A test clock advanced to exactly the deadline before the task
-/// got to sleep would otherwise keep it asleep until some later advance: its `sleep(until:)` waits while
-/// `deadline >= now`.)
-///
-/// Cancelling the returned task stops the sleep and `body` never runs (it is released with the task).
-/// Every time-based operator of the library is built on this, so each of them runs on whatever clock
-/// it is given: a real one, or a test clock advanced by hand. Compute `deadline` with
-/// ``timerDeadline(after:on:)`` so that it stays representable.
-@discardableResult
-func runAt<C: Clock>(
-    _ deadline: C.Instant,
-    on clock: C,
-    _ body: @escaping @Sendable () -> Void
-) -> Task<Void, Never> {
-    Task {
-        if clock.now < deadline {
-            do {
-                try await clock.sleep(until: deadline, tolerance: nil)
-            } catch {
-                return
-            }
+extension DispatchTimeInterval {
+    /// The interval as a `Duration`; `.never` as the longest timer wait.
+    var duration: Duration {
+        switch self {
+        case .seconds(let value): .seconds(value)
+        case .milliseconds(let value): .milliseconds(value)
+        case .microseconds(let value): .microseconds(value)
+        case .nanoseconds(let value): .nanoseconds(value)
+        case .never: .longestTimerWait
+        @unknown default: .longestTimerWait
         }
-        // A cancellation that arrives once the sleep has ended still stops the timer.
-        guard !Task.isCancelled else { return }
-        body()
     }
 }
 

@@ -51,9 +51,9 @@ extension Future where T == Void {
         _ duration: Duration,
         clock: C,
         cancellationError: E?
-    ) -> (future: Future<Void, E>, timer: Task<Void, Never>) {
+    ) -> (future: Future<Void, E>, timer: ClockTimer) {
         let future = Future<Void, E>()
-        let timer = runAt(timerDeadline(after: duration, on: clock), on: clock) {
+        let timer = ClockTimer(after: duration, on: clock) {
             future.complete(.success(()))
         }
         // Weak: the handler is stored in the future itself.

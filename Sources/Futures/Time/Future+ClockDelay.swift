@@ -47,8 +47,7 @@ extension Future {
         // `delayed`: whatever gives up on its input asks first, then completes).
         delayed.depend(on: self) { result in
             guard !timer.value.isStopped else { return }
-            let deadline = timerDeadline(after: duration, on: clock)
-            let task = runAt(deadline, on: clock) { delayed.complete(result) }
+            let task = ClockTimer(after: duration, on: clock) { delayed.complete(result) }
             let stopped = timer.withValue { state -> Bool in
                 if state.isStopped { return true }
                 state = .running(task)
@@ -73,7 +72,7 @@ extension Future {
 /// The timer of one `delay(for:)`: not started yet, sleeping, or stopped by a cancellation request.
 private enum DelayTimerState: Sendable {
     case idle
-    case running(Task<Void, Never>)
+    case running(ClockTimer)
     case stopped
 
     var isStopped: Bool {

@@ -140,7 +140,7 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         /// An attempt is in flight (held weakly: its producer keeps it alive).
         case running(ConsumerAsk<T, E>)
         /// Waiting before the next attempt; `timer` is `nil` until the timer task is recorded.
-        case waiting(timer: Task<Void, Never>?, lastError: E, trace: TraceNode?)
+        case waiting(timer: ClockTimer?, lastError: E, trace: TraceNode?)
         /// Finished, or cancelled: no further attempt starts.
         case done
     }
@@ -240,8 +240,7 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
             return true
         }
         guard entering.swapped else { return }
-        let deadline = timerDeadline(after: wait, on: clock)
-        let timer = runAt(deadline, on: clock) { [self] in attempt(number) }
+        let timer = ClockTimer(after: wait, on: clock) { [self] in attempt(number) }
         lock.lock()
         var cancelled = false
         switch phase {

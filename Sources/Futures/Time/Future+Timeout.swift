@@ -80,7 +80,7 @@ extension Future {
             timer?.cancel()
             limited.complete(result.mapError(transform))
         }
-        let timer = runAt(timerDeadline(after: duration, on: clock), on: clock) {
+        let timer = ClockTimer(after: duration, on: clock) {
             guard case .won = race.withValue({ $0.decide() }) else { return }
             ask.ask()
             limited.complete(.failure(timedOut))
@@ -93,13 +93,13 @@ extension Future {
 /// Who decides a deadline's outcome: the input's result or the timer, whichever comes first, once.
 enum DeadlineRace: Sendable {
     /// Undecided; the timer, once started.
-    case armed(timer: Task<Void, Never>?)
+    case armed(timer: ClockTimer?)
     case decided
 
     /// What ``decide()`` tells its caller.
     enum Decision {
         /// The caller decides the outcome; it cancels the timer, if one was started.
-        case won(timer: Task<Void, Never>?)
+        case won(timer: ClockTimer?)
         case lost
     }
 
@@ -111,7 +111,7 @@ enum DeadlineRace: Sendable {
     }
 
     /// Stores the started timer; `false` if the outcome is decided already (the caller cancels it).
-    mutating func arm(_ timer: Task<Void, Never>) -> Bool {
+    mutating func arm(_ timer: ClockTimer) -> Bool {
         guard case .armed = self else { return false }
         self = .armed(timer: timer)
         return true

@@ -54,7 +54,8 @@ struct SequenceTests {
         /// Work units of collecting `n` futures completed in the worst order for a prefix scan (reversed).
         func steps(_ n: Int) -> Int {
             let promises = (0..<n).map { _ in Promise<Int, ComboError>() }
-            let collector = SequenceCollector.collect(promises.map(\.future))
+            let collector = Gatherer<AllValues<Int>, ComboError>.start(
+                promises.map(\.future), mode: .all(failsOnArrival: false), step: "sequence", file: #fileID, line: #line)
             for (index, promise) in promises.enumerated().reversed() { promise.success(index) }
             #expect(collector.future.value?.count == n)
             return collector.steps

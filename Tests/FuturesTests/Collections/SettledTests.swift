@@ -46,7 +46,7 @@ struct SettledTests {
     @Test func oneHundredThousandInputsAreStackSafeAndLinear() {
         func steps(_ count: Int) -> Int {
             let promises = (0..<count).map { _ in Promise<Int, ComboError>() }
-            let collector = SequenceCollector.collectSettled(promises.map(\.future))
+            let collector = promises.map(\.future).settledGatherer()
             for promise in promises.reversed() { promise.failure(.first) }
             #expect(collector.future.value?.count == count)
             return collector.steps

@@ -164,14 +164,14 @@ struct TimerCancellationTests {
     @Test func aCancelledAfterIsReleasedOnceItsTimerHasStopped() async {
         let clock = RecordingClock()
         let slot = WeakSlot<Future<Void, Never>>()
-        let timer: Task<Void, Never>
+        let timer: ClockTimer
         do {
             let started = Future<Void, Never>.startTimer(.seconds(1), clock: clock, cancellationError: nil)
             slot.object = started.future
             timer = started.timer
             started.future.requestCancellation()
         }
-        await timer.value
+        await timer.task.value
         #expect(slot.isFreed)
     }
 
