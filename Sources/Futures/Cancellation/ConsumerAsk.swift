@@ -22,13 +22,3 @@ final class ConsumerAsk<S: Sendable, SE: Error>: Sendable {
         source?.consumerRequestsCancellation()
     }
 }
-
-extension Future {
-    /// Work made for a combinator that no longer needs it, before the combinator registered on it:
-    /// registers as one consumer and asks at once, so the request follows the same rule as any other
-    /// (shared work that someone else waits for keeps running).
-    func askToCancelUnneeded() {
-        whenComplete(immediateExecutionContext) { _ in }
-        consumerRequestsCancellation()
-    }
-}

@@ -240,6 +240,12 @@ enum FailureTracing {
         guard let traced = node(of: future) else { return }
         traced.follow(inner)
     }
+
+    /// Records that `future`'s failure starts at its own step after all (`retry` failing with its own
+    /// cancellation error while it waited for an attempt), when `future` is traced.
+    static func startsHere<T, E>(_ future: Future<T, E>) {
+        node(of: future)?.unfollow()
+    }
 }
 
 /// One traced future: its step, the node of the future it was derived from, and — once known — whether
@@ -301,6 +307,14 @@ final class TraceNode: Sendable {
         links.withValue {
             $0.followsInner = true
             $0.inner = inner
+        }
+    }
+
+    /// Undoes ``follow(_:)``: the future's failure is its own step's, not the inner future's.
+    func unfollow() {
+        links.withValue {
+            $0.followsInner = false
+            $0.inner = nil
         }
     }
 

@@ -177,7 +177,9 @@ public final class ConcurrencyLimiter: Sendable {
         _ work: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
         let deadline: @Sendable (Future<T, E>) -> Future<T, E> = { source in
-            source.timeout(after: timeout, clock: clock, failingWith: timeoutError)
+            // The deadline is a `timeout` step at the caller's line, in failure traces and the
+            // pending-futures report alike.
+            source.timeout(after: timeout, clock: clock, failingWith: timeoutError, file: file, line: line)
         }
         return enqueue(
             LimitedItem(priority: priority, cancellationError: cancellationError, deadline: deadline, work: work),
@@ -434,18 +436,14 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
     private func start(
         _ source: Future<T, E>, deadline: @Sendable (Future<T, E>) -> Future<T, E>, in limiter: ConcurrencyLimiter
     ) {
-        // The trace continues the work's when the work's failure is what fails the item (not the deadline).
-        let traced = FailureTracing.isLive ? FailureTracing.node(of: future) : nil
-        let sourceNode = traced == nil ? nil : FailureTracing.node(of: source)
         // An observer, not a consumer: the deadline's request alone decides whether `source` is asked.
         source.onCompletionObserved { [self] result in
-            if let traced, case .failure = result, !future.isCompleted { traced.follow(sourceNode) }
             if let next = limiter.finish(self) { limiter.launch(next) }
         }
         let outward = deadline(source)
-        // Progress and the trace come from `source` (above and below), not from the deadline's future.
-        future.depend(on: outward, link: .gathered) { [self] result in future.complete(result) }
-        if source.registrationLocked().hasExtras { ProgressLink.follow(source, by: future) }
+        // The item takes the deadline's result as its own (its trace and progress continue the
+        // deadline's, which continue the work's).
+        future.depend(on: outward) { [self] result in future.complete(result) }
     }
 
     func drop() {

@@ -202,14 +202,20 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
             return false
         }
         guard recorded.swapped else {
-            // Cancelled (and failed) while `operation` ran: the attempt is not wanted.
-            current.askToCancelUnneeded()
+            // Cancelled (and failed) while `operation` ran: the attempt is not wanted. The returned future
+            // becomes one consumer of it all the same and asks at once, so the request follows the rule
+            // of any other (shared work that someone else waits for keeps running).
+            future.depend(on: current, link: .gathered, asking: ask) { _ in }
+            ask.ask()
             return
         }
         // The attempt's trace node, read now: the callback must not capture `current` (a future holding
         // a callback that holds it would never be freed when its producer abandons it).
         let attemptTrace = FailureTracing.isLive ? FailureTracing.node(of: current) : nil
-        current.whenComplete(immediateExecutionContext) { [self] result in
+        // One consumer of the attempt, linked as every dependency is: the pending-futures report shows the
+        // returned future waiting for this attempt, a request reaches it through `ask` (shared with
+        // `cancel()`), and its progress becomes the returned future's.
+        future.depend(on: current, link: .follows, asking: ask) { [self] result in
             switch result {
             case .success:
                 finish(result)
@@ -276,12 +282,21 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
             timer?.cancel()
             // With the last attempt's failure, the trace continues that attempt's; a cancellation error
             // starts at this step.
-            if cancellationError == nil, FailureTracing.isLive { FailureTracing.follows(future, node: trace) }
+            if FailureTracing.isLive {
+                if cancellationError == nil {
+                    FailureTracing.follows(future, node: trace)
+                } else {
+                    FailureTracing.startsHere(future)
+                }
+            }
             future.complete(.failure(cancellationError ?? lastError))
         case .starting:
             // `attempt` sees `.done` and cancels the attempt being created; without an error to fail
             // with, it passes the request on to that attempt (it checks `isCancellationRequested`).
-            if stopped, let cancellationError { future.complete(.failure(cancellationError)) }
+            if stopped, let cancellationError {
+                if FailureTracing.isLive { FailureTracing.startsHere(future) }
+                future.complete(.failure(cancellationError))
+            }
         case .done:
             break
         }
