@@ -11,9 +11,10 @@ extension Sequence {
     ///     // sum is 143 for the first ten fibonacci numbers
     /// }
     /// ```
-    public func fold<T, E, R>(_ zero: R, f: @escaping @Sendable (R, T) -> R) -> Future<R, E>
-    where Element == Future<T, E> {
-        fold(ExecutionContext(queue: .global()), zero: zero, f: f)
+    public func fold<T, E, R>(
+        _ zero: R, file: StaticString = #fileID, line: UInt = #line, f: @escaping @Sendable (R, T) -> R
+    ) -> Future<R, E> where Element == Future<T, E> {
+        fold(ExecutionContext(queue: .global()), zero: zero, file: file, line: line, f: f)
     }
 
     /// Folds the values of a sequence of futures into one value: `f(…f(f(zero, v0), v1)…, vn)`.
@@ -26,17 +27,26 @@ extension Sequence {
     public func fold<T, E, R>(
         _ context: ExecutionContext,
         zero: R,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         f: @escaping @Sendable (R, T) -> R
     ) -> Future<R, E> where Element == Future<T, E> {
-        sequence().map(context) { values in values.reduce(zero, f) }
+        // The one gatherer, then one step that folds the values; both named `fold` at the caller's line.
+        Gatherer<AllValues<T>, E>.start(Array(self), mode: .all(failsOnArrival: false), step: "fold", file: file, line: line)
+            .future
+            .derive(context, step: "fold", file: file, line: line) { result, future in
+                future.complete(result.map { values in values.reduce(zero, f) })
+            }
     }
 
     /// ``fold(_:zero:f:)-(ExecutionContext,_,_)`` with BrightFutures' function form of a context.
     public func fold<T, E, R>(
         _ context: @escaping ExecutionContextFunction,
         zero: R,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         f: @escaping @Sendable (R, T) -> R
     ) -> Future<R, E> where Element == Future<T, E> {
-        fold(ExecutionContext(context), zero: zero, f: f)
+        fold(ExecutionContext(context), zero: zero, file: file, line: line, f: f)
     }
 }

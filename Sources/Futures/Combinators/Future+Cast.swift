@@ -4,8 +4,11 @@ extension Future {
     /// No closure of yours runs; a failure passes through unchanged. Completed at once when this future
     /// is. Cancellation requests on the returned future are forwarded to this one.
     @inlinable
-    public func asVoid() -> Future<Void, E> {
-        map(immediateExecutionContext) { _ in () }
+    public func asVoid(file: StaticString = #fileID, line: UInt = #line) -> Future<Void, E> {
+        if let done = ifCompleted({ Future<Void, E>(result: $0.map { _ in () }) }) { return done }
+        return derive(immediateExecutionContext, step: "asVoid", file: file, line: line) { result, future in
+            future.complete(result.map { _ in () })
+        }
     }
 
     /// A future with this future's result cast to other types with `as!`.
@@ -14,7 +17,7 @@ extension Future {
     /// or error that does not have the requested type **traps**, as `as!` does: use it only where the
     /// type is known, e.g. to undo a type erasure. Cancellation requests are forwarded to this future.
     @inlinable
-    public func forceType<U, E1: Error>() -> Future<U, E1> {
+    public func forceType<U, E1: Error>(file: StaticString = #fileID, line: UInt = #line) -> Future<U, E1> {
         @Sendable func cast(_ result: Result<T, E>) -> Result<U, E1> {
             switch result {
             case .success(let value): return .success(value as! U)
@@ -24,6 +27,8 @@ extension Future {
         if let cast = ifCompleted({ Future<U, E1>(result: cast($0)) }) {
             return cast
         }
-        return derive(immediateExecutionContext) { result, future in future.complete(cast(result)) }
+        return derive(immediateExecutionContext, step: "forceType", file: file, line: line) { result, future in
+            future.complete(cast(result))
+        }
     }
 }

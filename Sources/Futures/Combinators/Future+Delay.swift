@@ -52,8 +52,8 @@ extension Future {
     ///     // runs two seconds later
     /// }
     /// ```
-    public func delay(_ interval: DispatchTimeInterval) -> Future<T, E> {
-        delay(delayQueue(isMainThread: Thread.isMainThread), interval: interval)
+    public func delay(_ interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> Future<T, E> {
+        delay(delayQueue(isMainThread: Thread.isMainThread), interval: interval, file: file, line: line)
     }
 
     /// A future that completes with this future's result on `queue`, `interval` after this future
@@ -63,9 +63,11 @@ extension Future {
     /// "on the next turn of the main run loop". Failures are delayed like values. A cancellation request
     /// on the returned future is passed on to this future while it is pending, as one of its consumers
     /// (GUARANTEES.md G8); once this future has completed, the delivery is already scheduled.
-    public func delay(_ queue: DispatchQueue, interval: DispatchTimeInterval) -> Future<T, E> {
+    public func delay(
+        _ queue: DispatchQueue, interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<T, E> {
         let future = Future<T, E>()
-        future.depend(on: self) { result in
+        future.depend(on: self, link: .step("delay", file: file, line: line)) { result in
             ClockTimer(after: interval) { queue.async { future.complete(result) } }
         }
         return future

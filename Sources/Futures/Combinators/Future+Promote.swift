@@ -5,7 +5,7 @@ extension Future where E == Never {
     /// Safe: the result is the same success. No closure of yours runs. Completed at once when this
     /// future is. Cancellation requests are forwarded to this future.
     @inlinable
-    public func promoteError<E1: Error>() -> Future<T, E1> {
+    public func promoteError<E1: Error>(file: StaticString = #fileID, line: UInt = #line) -> Future<T, E1> {
         if let promoted = ifCompleted({ result -> Future<T, E1> in
             switch result {
             case .success(let value): return Future<T, E1>(value: value)
@@ -13,7 +13,7 @@ extension Future where E == Never {
         }) {
             return promoted
         }
-        return derive(immediateExecutionContext) { result, future in
+        return derive(immediateExecutionContext, step: "promoteError", file: file, line: line) { result, future in
             switch result {
             case .success(let value): future.complete(.success(value))
             }
@@ -27,7 +27,7 @@ extension Future where T == Never {
     /// Safe: the result is the same failure. No closure of yours runs. Completed at once when this
     /// future is. Cancellation requests are forwarded to this future.
     @inlinable
-    public func promoteValue<U>() -> Future<U, E> {
+    public func promoteValue<U>(file: StaticString = #fileID, line: UInt = #line) -> Future<U, E> {
         if let promoted = ifCompleted({ result -> Future<U, E> in
             switch result {
             case .failure(let error): return Future<U, E>(error: error)
@@ -35,7 +35,7 @@ extension Future where T == Never {
         }) {
             return promoted
         }
-        return derive(immediateExecutionContext) { result, future in
+        return derive(immediateExecutionContext, step: "promoteValue", file: file, line: line) { result, future in
             switch result {
             case .failure(let error): future.complete(.failure(error))
             }

@@ -102,6 +102,15 @@ extension Future {
         }
     }
 
+    /// A new pending future made by the producer `step` (a timer, a queue's `async`) at `file`:`line`:
+    /// traced and tracked as pending there, when tracing or tracking is on.
+    @inlinable
+    package static func produced(_ step: StaticString, file: StaticString, line: UInt) -> Future<T, E> {
+        let future = Future<T, E>()
+        if FailureTracing.isOn { FailureTracing.produced(future, name: step, site: CallSite(file: file, line: line)) }
+        return future
+    }
+
     /// A future with `other`'s result that forwards cancellation requests to it as one of its consumers:
     /// `other` itself when it is completed (a request on a completed future does nothing, so there is
     /// nothing to forward), else a new future that follows it.

@@ -131,9 +131,9 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     ///
     /// `f` runs on the thread that delivered the value; a failure passes through (`f` does not run).
     @inlinable
-    public func map<U>(_ f: @escaping @Sendable (T) -> U) -> Deferred<U, E> {
+    public func map<U>(_ f: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line) -> Deferred<U, E> {
         chain { source, target in
-            target.depend(on: source) { target.complete($0.map(f)) }
+            target.depend(on: source, link: .step("map", file: file, line: line)) { target.complete($0.map(f)) }
         }
     }
 
@@ -143,9 +143,11 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     /// `f` runs on the thread that delivered the value; a failure of either step is the result (and
     /// `f` does not run after a failure). A cancellation request reaches whichever step is running.
     @inlinable
-    public func flatMap<U>(_ f: @escaping @Sendable (T) -> Deferred<U, E>) -> Deferred<U, E> {
+    public func flatMap<U>(
+        _ f: @escaping @Sendable (T) -> Deferred<U, E>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Deferred<U, E> {
         chain { source, target in
-            target.depend(on: source) { result in
+            target.depend(on: source, link: .step("flatMap", file: file, line: line)) { result in
                 switch result {
                 case .success(let value):
                     target.completeWith(f(value).run())
@@ -160,9 +162,9 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     ///
     /// `f` runs on the thread that delivered the error; a success passes through unchanged.
     @inlinable
-    public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1) -> Deferred<T, E1> {
+    public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1, file: StaticString = #fileID, line: UInt = #line) -> Deferred<T, E1> {
         chain { source, target in
-            target.depend(on: source) { target.complete($0.mapError(f)) }
+            target.depend(on: source, link: .step("mapError", file: file, line: line)) { target.complete($0.mapError(f)) }
         }
     }
 

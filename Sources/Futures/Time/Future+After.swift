@@ -18,9 +18,11 @@ extension Future where T == Void, E == Never {
     ///   ``Future/after(_:clock:failingWith:)`` with a failure type of your choice.
     public static func after(
         _ duration: Duration,
-        clock: some Clock<Duration> = ContinuousClock()
+        clock: some Clock<Duration> = ContinuousClock(),
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<Void, Never> {
-        startTimer(duration, clock: clock, cancellationError: nil).future
+        startTimer(duration, clock: clock, cancellationError: nil, file: file, line: line).future
     }
 }
 
@@ -39,9 +41,11 @@ extension Future where T == Void {
     public static func after(
         _ duration: Duration,
         clock: some Clock<Duration> = ContinuousClock(),
-        failingWith cancellationError: E
+        failingWith cancellationError: E,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<Void, E> {
-        startTimer(duration, clock: clock, cancellationError: cancellationError).future
+        startTimer(duration, clock: clock, cancellationError: cancellationError, file: file, line: line).future
     }
 
     /// A future that succeeds once `clock` has waited `duration`, and the task that waits; a
@@ -50,9 +54,11 @@ extension Future where T == Void {
     static func startTimer<C: Clock<Duration>>(
         _ duration: Duration,
         clock: C,
-        cancellationError: E?
+        cancellationError: E?,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> (future: Future<Void, E>, timer: ClockTimer) {
-        let future = Future<Void, E>()
+        let future = Future<Void, E>.produced("after", file: file, line: line)
         let timer = ClockTimer(after: duration, on: clock) {
             future.complete(.success(()))
         }

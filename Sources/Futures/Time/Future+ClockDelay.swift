@@ -18,8 +18,10 @@ extension Future {
     ///   Otherwise (`Never`, your own error types) it **never completes**: its callbacks never run and
     ///   are released with it. To fail with a typed error instead, use
     ///   ``delay(for:clock:failingWith:)``.
-    public func delay(for duration: Duration, clock: some Clock<Duration> = ContinuousClock()) -> Future<T, E> {
-        delayed(by: duration, clock: clock, cancellationError: Self.cancellationError)
+    public func delay(
+        for duration: Duration, clock: some Clock<Duration> = ContinuousClock(), file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<T, E> {
+        delayed(by: duration, clock: clock, cancellationError: Self.cancellationError, file: file, line: line)
     }
 
     /// A future with this future's result, delivered `duration` after this future completes on
@@ -31,21 +33,24 @@ extension Future {
     public func delay(
         for duration: Duration,
         clock: some Clock<Duration> = ContinuousClock(),
-        failingWith cancellationError: E
+        failingWith cancellationError: E,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Future<T, E> {
-        delayed(by: duration, clock: clock, cancellationError: cancellationError)
+        delayed(by: duration, clock: clock, cancellationError: cancellationError, file: file, line: line)
     }
 
     private func delayed<C: Clock<Duration>>(
         by duration: Duration,
         clock: C,
-        cancellationError: E?
+        cancellationError: E?,
+        file: StaticString,
+        line: UInt
     ) -> Future<T, E> {
         let delayed = Future<T, E>()
         let timer = LockedBox(DelayTimerState.idle)
         // One consumer of this future: a request on `delayed` asks it (before the handler below fails
         // `delayed`: whatever gives up on its input asks first, then completes).
-        delayed.depend(on: self) { result in
+        delayed.depend(on: self, link: .step("delay", file: file, line: line)) { result in
             guard !timer.value.isStopped else { return }
             let task = ClockTimer(after: duration, on: clock) { delayed.complete(result) }
             let stopped = timer.withValue { state -> Bool in

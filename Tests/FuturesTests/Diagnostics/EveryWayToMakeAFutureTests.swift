@@ -40,17 +40,18 @@ private struct Made {
 private struct Way: Sendable, CustomTestStringConvertible {
     let step: String
     let line: Int
-    /// Whether the made future fails when its input fails (`settled` never fails).
-    let failsWithItsInput: Bool
+    /// Whether the made future fails as soon as its input fails (`settled` never fails; a delay fails
+    /// later, from its timer).
+    let failsAtOnce: Bool
     let make: @Sendable (Future<Int, Boom>) -> Made
 
     init(
-        _ step: String, _ line: Int, failsWithItsInput: Bool = true,
+        _ step: String, _ line: Int, failsAtOnce: Bool = true,
         _ make: @escaping @Sendable (Future<Int, Boom>) -> Made
     ) {
         self.step = step
         self.line = line
-        self.failsWithItsInput = failsWithItsInput
+        self.failsAtOnce = failsAtOnce
         self.make = make
     }
 
@@ -75,10 +76,19 @@ private let ways: [Way] = [
     Way("sequence", #line) { Made([$0].sequence()) },
     Way("traverse", #line) { input in Made([1].traverse(now, f: { _ in input })) },
     Way("traverse", #line) { input in Made([1].traverse(maxConcurrent: 1, now, f: { _ in input })) },
-    Way("settled", #line, failsWithItsInput: false) { Made([$0].settled()) },
+    Way("settled", #line, failsAtOnce: false) { Made([$0].settled()) },
     Way("race", #line) { Made(Future.race($0)) },
     Way("firstCompleted", #line) { Made([$0].firstCompleted()) },
     Way("firstCompleted", #line) { Made([$0].firstCompleted(cancellingOthers: true)) },
+    Way("asVoid", #line) { Made($0.asVoid()) },
+    Way("forceType", #line) { Made($0.forceType() as Future<Int, Boom>) },
+    Way("flatten", #line) { Made($0.map(now) { Future<Int, Boom>(value: $0) }.flatten()) },
+    Way("delay", #line, failsAtOnce: false) { Made($0.delay(for: .seconds(3_600))) },
+    Way("delay", #line, failsAtOnce: false) { Made($0.delay(.global(), interval: .seconds(3_600))) },
+    Way("fold", #line) { Made([$0].fold(now, zero: 0) { $0 + $1 }) },
+    Way("map", #line) { input in Made(Deferred { input }.map { $0 + 1 }.run()) },
+    Way("flatMap", #line) { input in Made(Deferred { input }.flatMap { Deferred.unit($0) }.run()) },
+    Way("mapError", #line) { input in Made(Deferred { input }.mapError { $0 }.run()) },
     Way("retry", #line) { input in Made(Future<Int, Boom>.retry(1) { input }) },
     Way("submit", #line) { input in Made(limiter.submit { input }) },
     Way("submit", #line) { input in Made(limiter.submit(timeout: .seconds(3_600), timingOutWith: Boom.boom) { input }) },
@@ -105,7 +115,7 @@ struct EveryWayToMakeAFutureTests {
 
     @Test(arguments: ways)
     fileprivate func theFailureTraceNamesTheStepAtItsCallersLine(_ way: Way) {
-        guard way.failsWithItsInput else { return }
+        guard way.failsAtOnce else { return }
         FuturesDiagnostics.withFailureTracing {
             // A pending input that fails later.
             let promise = Promise<Int, Boom>()
