@@ -74,7 +74,7 @@ extension Future {
     }
 }
 
-/// The queue ``Future/delay(_:)`` completes on: the main queue when called on the main thread, else a
+/// The queue ``Future/delay(_:file:line:)`` completes on: the main queue when called on the main thread, else a
 /// global queue (BrightFutures' rule). A function of its input so tests can check both branches.
 func delayQueue(isMainThread: Bool) -> DispatchQueue {
     isMainThread ? DispatchQueue.main : DispatchQueue.global()

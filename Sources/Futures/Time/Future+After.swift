@@ -15,7 +15,7 @@ extension Future where T == Void, E == Never {
     /// - Cancellation: a request stops the timer (its sleeping task is cancelled). This future cannot
     ///   fail, so it cannot report the cancellation: it then **never completes**; its callbacks never
     ///   run and are released with it. To hear about the cancellation, use
-    ///   ``Future/after(_:clock:failingWith:)`` with a failure type of your choice.
+    ///   ``Future/after(_:clock:failingWith:file:line:)`` with a failure type of your choice.
     public static func after(
         _ duration: Duration,
         clock: some Clock<Duration> = ContinuousClock(),
@@ -35,7 +35,7 @@ extension Future where T == Void {
     /// tick.requestCancellation()   // the timer stops; tick fails with FuturesError.cancelled
     /// ```
     ///
-    /// As ``Future/after(_:clock:)`` (the wait starts now, on `clock`, clamped to 0…10⁹ s), except that
+    /// As ``Future/after(_:clock:file:line:)`` (the wait starts now, on `clock`, clamped to 0…10⁹ s), except that
     /// a cancellation request stops the timer and fails the future at once, on the requesting thread,
     /// with `cancellationError`.
     public static func after(

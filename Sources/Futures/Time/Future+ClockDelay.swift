@@ -17,7 +17,7 @@ extension Future {
     ///   `FuturesError`), the returned future fails with it at once, on the requesting thread.
     ///   Otherwise (`Never`, your own error types) it **never completes**: its callbacks never run and
     ///   are released with it. To fail with a typed error instead, use
-    ///   ``delay(for:clock:failingWith:)``.
+    ///   ``delay(for:clock:failingWith:file:line:)``.
     public func delay(
         for duration: Duration, clock: some Clock<Duration> = ContinuousClock(), file: StaticString = #fileID, line: UInt = #line
     ) -> Future<T, E> {
@@ -27,7 +27,7 @@ extension Future {
     /// A future with this future's result, delivered `duration` after this future completes on
     /// `clock`, that fails with `cancellationError` when cancellation is requested before.
     ///
-    /// As ``delay(for:clock:)``, for failure types that cannot hold ``FuturesError/cancelled``:
+    /// As ``delay(for:clock:file:line:)``, for failure types that cannot hold ``FuturesError/cancelled``:
     /// a cancellation request is passed on to this future (as one of its consumers), stops the wait, and fails the returned
     /// future at once (on the requesting thread) with `cancellationError`.
     public func delay(
