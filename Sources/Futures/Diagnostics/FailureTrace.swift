@@ -29,14 +29,16 @@ import Synchronization
 /// with `…`.
 ///
 /// Traced steps: `Promise`, `Future(file:line:resolver:)`, `map`, `flatMap`, `mapError`, `recover`,
-/// `recoverWith`, `andThen`, `filter` and their throwing forms, and the gathering steps `sequence`,
-/// `traverse` and `zip`, whose trace continues the trace of the input whose failure arrived first. The
+/// `recoverWith`, `andThen`, `filter` and their throwing forms, `consumer`, `timeout`, `delay`,
+/// `asVoid`, `forceType`, `promoteError`, `promoteValue`, `flatten`, the steps of a `Deferred`, and every
+/// gathering step — `sequence`, `traverse` (also bounded), `fold`, `settled`, `zip` of any arity, `race`,
+/// `firstCompleted` —, whose trace continues the trace of the input whose failure arrived first. The
 /// producers `Future.retry` (its trace continues the trace of the attempt whose failure it passes on, so
-/// `… → retry at …` when the attempts were untraced; a cancellation error starts at `retry`) and
-/// `URLSession`'s `dataFuture` and `dataFutureReportingProgress` (a transport error starts at them) are
-/// traced too. Not
-/// traced (a trace through them is incomplete): the variadic `Future.zip(_:)`, `fallbackTo`, `race`,
-/// `firstCompleted`, the bounded `traverse(maxConcurrent:)`, and the BFTask and Deferred faces.
+/// `… → retry at …` when the attempts were untraced; a cancellation error starts at `retry`), a
+/// limiter's `submit` (with a `timeout` step at the same line when it has a deadline), `Future.after`,
+/// a queue's `asyncValue`, `asyncResult` and `asyncValueAfter`, and `URLSession`'s `dataFuture` and
+/// `dataFutureReportingProgress` (a transport error starts at them) are traced too. The faces' own
+/// futures (`BFTask`, `BoltsSwift`, `SimpleFutures`) are traced where they are built on these steps.
 public struct FailureTrace: Sendable, Equatable, CustomStringConvertible {
     /// One step: the combinator (or producer) and where it was called.
     public struct Step: Sendable, Equatable, CustomStringConvertible {
