@@ -14,14 +14,16 @@ extension Future {
         _ context: ExecutionContext,
         _ cancelToken: CancelToken?,
         step: StaticString,
+        file: StaticString,
+        line: UInt,
         _ body: @escaping @Sendable (Try<T>, Futures.Future<M, any Error>) -> Void
     ) -> Future<M> {
         if let cancelToken {
             return Future<M>(
                 base.deriveWithToken(
-                    context, cancelToken, failingOnCancel: false, step: step, file: #fileID, line: #line, body))
+                    context, cancelToken, failingOnCancel: false, step: step, file: file, line: line, body))
         }
-        return Future<M>(base.derive(context, step: step, body))
+        return Future<M>(base.derive(context, step: step, file: file, line: line, body))
     }
 
     /// `result`'s value transformed by `mapping` (what it throws becomes the failure), or its failure.
@@ -48,6 +50,8 @@ extension Future {
     public func map<M>(
         context: ExecutionContext = QueueContext.futuresDefault,
         cancelToken: CancelToken? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         mapping: @escaping @Sendable (T) throws -> M
     ) -> Future<M> {
         if context.isImmediate, cancelToken == nil,
@@ -57,7 +61,7 @@ extension Future {
         {
             return Future<M>(mapped)
         }
-        return derived(context, cancelToken, step: "map") {
+        return derived(context, cancelToken, step: "map", file: file, line: line) {
             result, future in
             future.complete(Self.mapped(result, mapping))
         }
@@ -74,9 +78,11 @@ extension Future {
     public func flatMap<M>(
         context: ExecutionContext = QueueContext.futuresDefault,
         cancelToken: CancelToken? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         mapping: @escaping @Sendable (T) throws -> Future<M>
     ) -> Future<M> {
-        derived(context, cancelToken, step: "flatMap") {
+        derived(context, cancelToken, step: "flatMap", file: file, line: line) {
             result, future in
             switch result {
             case .success(let value): future.completeWith { try mapping(value).base }
@@ -97,9 +103,11 @@ extension Future {
     public func withFilter(
         context: ExecutionContext = QueueContext.futuresDefault,
         cancelToken: CancelToken? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         filter: @escaping @Sendable (T) throws -> Bool
     ) -> Future<T> {
-        map(context: context, cancelToken: cancelToken) { value in
+        map(context: context, cancelToken: cancelToken, file: file, line: line) { value in
             guard try filter(value) else { throw FuturesError.noSuchElement }
             return value
         }
@@ -128,9 +136,11 @@ extension Future {
     public func andThen(
         context: ExecutionContext = QueueContext.futuresDefault,
         cancelToken: CancelToken? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         completion: @escaping @Sendable (T) -> Void
     ) -> Future<T> {
-        derived(context, cancelToken, step: "andThen") {
+        derived(context, cancelToken, step: "andThen", file: file, line: line) {
             result, future in
             if case .success(let value) = result { completion(value) }
             future.complete(result)
@@ -148,9 +158,11 @@ extension Future {
     public func recover(
         context: ExecutionContext = QueueContext.futuresDefault,
         cancelToken: CancelToken? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         recovery: @escaping @Sendable (any Error) throws -> T
     ) -> Future<T> {
-        derived(context, cancelToken, step: "recover") {
+        derived(context, cancelToken, step: "recover", file: file, line: line) {
             result, future in
             switch result {
             case .success: future.complete(result)
@@ -171,9 +183,11 @@ extension Future {
     public func recoverWith(
         context: ExecutionContext = QueueContext.futuresDefault,
         cancelToken: CancelToken? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         recovery: @escaping @Sendable (any Error) throws -> Future<T>
     ) -> Future<T> {
-        derived(context, cancelToken, step: "recoverWith") {
+        derived(context, cancelToken, step: "recoverWith", file: file, line: line) {
             result, future in
             switch result {
             case .success: future.complete(result)
@@ -193,9 +207,11 @@ extension Future {
     public func mapError(
         context: ExecutionContext = QueueContext.futuresDefault,
         cancelToken: CancelToken? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         mapping: @escaping @Sendable (any Error) -> any Error
     ) -> Future<T> {
-        derived(context, cancelToken, step: "mapError") {
+        derived(context, cancelToken, step: "mapError", file: file, line: line) {
             result, future in
             future.complete(result.mapError(mapping))
         }
