@@ -47,7 +47,8 @@ public struct Queue: Sendable {
 
     /// Runs `request` on the queue once `seconds` have passed (at once if `seconds` is zero or negative).
     public func delay(_ seconds: Double, request: @escaping @Sendable () -> Void) {
-        let nanoseconds = seconds > 0 ? Int(min(seconds, Double(Int.max / 1_000_000_000)) * 1_000_000_000) : 0
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: request)
+        // `DispatchTime + Double` counts in 64-bit nanoseconds and clamps a huge delay, where
+        // `.nanoseconds(Int)` would cap it near 2 s on a platform whose `Int` has 32 bits.
+        queue.asyncAfter(deadline: .now() + (seconds > 0 ? seconds : 0), execute: request)
     }
 }
