@@ -79,8 +79,7 @@ extension Future {
         recover(context, task: task, file: file, line: line)
     }
 
-    /// BrightFutures' spelling of ``recover(_:task:file:line:)-(ExecutionContextFunction,_,_,_)``, the
-    /// context function labelled `context:`.
+    /// BrightFutures' spelling of `recover(_:task:)` with a context function, labelled `context:`.
     ///
     /// `task` runs inside `context`, only if this future fails.
     @inlinable
@@ -167,8 +166,7 @@ extension Future {
         recoverWith(context, task: task, file: file, line: line)
     }
 
-    /// BrightFutures' spelling of ``recoverWith(_:task:file:line:)-(ExecutionContextFunction,_,_,_)``, the
-    /// context function labelled `context:`.
+    /// BrightFutures' spelling of `recoverWith(_:task:)` with a context function, labelled `context:`.
     ///
     /// `task` runs inside `context`, only if this future fails.
     @inlinable

@@ -10,7 +10,9 @@ public enum UnobservedFailurePolicy: UInt8, Sendable, CaseIterable {
     /// through ``FuturesDiagnostics`` (standard error by default).
     case report
     /// Reported as with ``report``, then the program stops with `assertionFailure` when the library is
-    /// built for debugging (`-Onone`); in optimised builds this is the same as ``report``.
+    /// built for debugging (`-Onone`); in optimised builds this is the same as ``report``. A dropped
+    /// promise's ``FuturesError/brokenPromise`` failure is not an unobserved failure (its drop is reported
+    /// as ``FuturesDiagnostic/promiseDropped(type:file:line:)``), so it does not stop the program.
     case trapInDebug
 }
 
