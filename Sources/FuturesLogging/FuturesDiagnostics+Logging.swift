@@ -55,18 +55,19 @@
     extension FuturesDiagnostic {
         /// The level ``Futures/FuturesDiagnostics/logging(to:level:)`` logs this diagnostic at by default.
         ///
-        /// - `FuturesDiagnostic.unobservedFailure(type:error:file:line:trace:)` and
-        ///   `FuturesDiagnostic.contextRanTaskTwice`: `.error` — a failure nobody handled, or an
-        ///   execution context that breaks its contract.
-        /// - `FuturesDiagnostic.promiseCompletedTwice(file:line:)`,
-        ///   `FuturesDiagnostic.futureCompletedTwice(file:line:)` and
-        ///   `FuturesDiagnostic.promiseDropped(type:file:line:)`: `.warning` — a misuse the
-        ///   library survived with a defined outcome (the first result stays; a dropped promise's future
-        ///   fails with `brokenPromise` where its error type allows).
+        /// - `FuturesDiagnostic.unobservedFailure(type:error:file:line:trace:)`,
+        ///   `FuturesDiagnostic.promiseDropped(type:file:line:)` and
+        ///   `FuturesDiagnostic.contextRanTaskTwice`: `.error` — a failure nobody handled, a promise
+        ///   that will never deliver its result (its future fails with `brokenPromise` where its error
+        ///   type allows, and that failure is not reported again), or an execution context that breaks
+        ///   its contract.
+        /// - `FuturesDiagnostic.promiseCompletedTwice(file:line:)` and
+        ///   `FuturesDiagnostic.futureCompletedTwice(file:line:)`: `.warning` — a misuse the library
+        ///   survived with a defined outcome (the first result stays).
         public var defaultLogLevel: Logger.Level {
             switch self {
-            case .unobservedFailure, .contextRanTaskTwice: return .error
-            case .promiseCompletedTwice, .futureCompletedTwice, .promiseDropped: return .warning
+            case .unobservedFailure, .promiseDropped, .contextRanTaskTwice: return .error
+            case .promiseCompletedTwice, .futureCompletedTwice: return .warning
             }
         }
 

@@ -40,14 +40,24 @@
             #expect(entry?.metadata["futures.line"] == .stringConvertible(line))
         }
 
-        @Test func aDroppedPromiseIsAWarningWithItsType() {
+        @Test func aDroppedPromiseIsAnErrorWithItsType() {
             let entries = logged {
                 _ = Promise<Int, Failure>()
             }
             #expect(entries.count == 1)
-            #expect(entries.first?.level == .warning)
+            #expect(entries.first?.level == .error)
             #expect(entries.first?.metadata["futures.diagnostic"] == "promiseDropped")
             #expect(entries.first?.metadata["futures.type"]?.description.contains("Int") == true)
+        }
+
+        /// A dropped promise whose future fails with `brokenPromise` and is dropped unobserved makes one
+        /// entry, the drop, at one level: the failure it caused is not logged again.
+        @Test func aDroppedPromiseWhoseBrokenFutureNobodyObservesIsOneErrorEntry() {
+            let entries = logged {
+                _ = Promise<Int, any Error>()
+            }
+            #expect(entries.map(\.level) == [.error])
+            #expect(entries.map { $0.metadata["futures.diagnostic"] } == ["promiseDropped"])
         }
 
         @Test func anUnobservedFailureIsAnErrorWithTheFailure() {
@@ -122,7 +132,9 @@
             var logger = Logger(label: "futures.tests") { _ in handler }
             logger.logLevel = .error
             FuturesDiagnostics.withHandler(FuturesDiagnostics.logging(to: logger)) {
-                _ = Promise<Int, Failure>()  // a warning: filtered out
+                let promise = Promise<Int, Failure>()
+                promise.success(1)
+                promise.success(2)  // a warning: filtered out
                 let failed = Promise<Int, Failure>()
                 failed.failure(Failure())  // an error: kept
             }
@@ -137,7 +149,7 @@
                 .contextRanTaskTwice,
                 .unobservedFailure(type: "Future<Int, E>", error: "e", file: nil, line: nil),
             ]
-            #expect(all.map(\.defaultLogLevel) == [.warning, .warning, .warning, .error, .error])
+            #expect(all.map(\.defaultLogLevel) == [.warning, .warning, .error, .error, .error])
             #expect(
                 all.map { $0.logMetadata["futures.diagnostic"]?.description }
                     == [

@@ -35,6 +35,14 @@ func brightRecover() -> Future<Int, Never> {
     logIn("linus").map { $0 + 1 }.recoverWith { _ in logIn("anonymous") }.recover { _ in 0 }.map { $0 * 2 }
 }
 
+func brightRecoverInContexts() -> Future<Int, Never> {
+    logIn("linus")
+        .recoverWith(context: immediateExecutionContext) { _ in logIn("anonymous") }
+        .map { $0 + 1 }
+        .recover(context: defaultContext()) { _ in 0 }
+        .map { $0 * 2 }
+}
+
 func brightZip() -> Future<Int, BrightBudgetError> {
     logIn("a").zip(logIn("bb")).map { $0.0 + $0.1 }.zip(fetchPosts(1)).map { $0.0 + $0.1.count }
 }

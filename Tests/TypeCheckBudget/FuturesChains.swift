@@ -45,9 +45,9 @@ func recoverChain() -> Future<Int, Never> {
 
 func recoverWithChain() -> Future<String, BudgetError> {
     fetchName(1)
-        .recoverWith(context: immediateExecutionContext) { _ in fetchName(2) }
+        .recoverWith(immediateExecutionContext) { _ in fetchName(2) }
         .map { $0 + "." }
-        .recover(context: defaultContext()) { _ in "anonymous" }
+        .recover(defaultContext()) { _ in "anonymous" }
         .promoteError()
 }
 
@@ -57,7 +57,7 @@ func zipChain() -> Future<Int, BudgetError> {
 
 func andThenChain() -> Future<Int, BudgetError> {
     fetchCount(4)
-        .andThen(context: immediateExecutionContext) { print($0) }
+        .andThen(immediateExecutionContext) { print($0) }
         .map { $0 * 3 }
         .andThen { result in print(result) }
         .map { $0 + 1 }

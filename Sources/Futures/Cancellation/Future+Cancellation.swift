@@ -39,6 +39,11 @@ extension Future {
     /// - The first call of `complete` wins. A later call is ignored; it is reported as
     ///   ``FuturesDiagnostic/futureCompletedTwice(file:line:)`` unless cancellation was requested
     ///   (an API calling back after being cancelled is expected).
+    ///
+    /// Spell the `cancellable:` label. A trailing closure, `Future { complete in … }`, is
+    /// ``init(file:line:resolver:)``, the form without a cancel hook; this initializer is disfavoured so
+    /// that the two never make such a call ambiguous.
+    @_disfavoredOverload
     public convenience init(
         file: StaticString = #fileID,
         line: UInt = #line,

@@ -52,7 +52,9 @@ extension Future {
     ///     // runs two seconds later
     /// }
     /// ```
-    public func delay(_ interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> Future<T, E> {
+    public func delay(_ interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> Future<
+        T, E
+    > {
         delay(delayQueue(isMainThread: Thread.isMainThread), interval: interval, file: file, line: line)
     }
 

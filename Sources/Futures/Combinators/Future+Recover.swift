@@ -13,14 +13,23 @@ extension Future {
     ///     .onSuccess { value in print(value) }  // 5
     /// ```
     ///
+    /// The context comes first, unlabelled, as for `map` and `flatMap`:
+    ///
+    /// ```swift
+    /// let recovered = Future<Int, ReadmeError>(error: .requestFailed).recover(queue.context) { _ in 5 }
+    /// ```
+    ///
+    /// BrightFutures' spelling, `recover(context: queue.context) { … }`, is the same method
+    /// (``recover(context:task:file:line:)-(ExecutionContext,_,_,_)``).
+    ///
     /// - Parameters:
-    ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
+    ///   - context: Where `task` runs.
     ///   - task: Produces the replacement value for the error.
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     @inlinable
     public func recover(
-        context: ExecutionContext = defaultContext(),
+        _ context: ExecutionContext = defaultContext(),
         task: @escaping @Sendable (E) -> T,
         file: StaticString = #fileID,
         line: UInt = #line
@@ -43,7 +52,34 @@ extension Future {
         }
     }
 
-    /// ``recover(context:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
+    /// ``recover(_:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
+    ///
+    /// `task` runs inside `context`, only if this future fails.
+    @inlinable
+    public func recover(
+        _ context: @escaping ExecutionContextFunction,
+        task: @escaping @Sendable (E) -> T,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<T, Never> {
+        recover(ExecutionContext(context), task: task, file: file, line: line)
+    }
+
+    /// BrightFutures' spelling of ``recover(_:task:file:line:)-(ExecutionContext,_,_,_)``, the context
+    /// labelled `context:`: the same method, with the same behaviour.
+    ///
+    /// `task` runs on `context`, only if this future fails.
+    @inlinable
+    public func recover(
+        context: ExecutionContext,
+        task: @escaping @Sendable (E) -> T,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<T, Never> {
+        recover(context, task: task, file: file, line: line)
+    }
+
+    /// BrightFutures' spelling of `recover(_:task:)` with a context function, labelled `context:`.
     ///
     /// `task` runs inside `context`, only if this future fails.
     @inlinable
@@ -53,7 +89,7 @@ extension Future {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, Never> {
-        recover(context: ExecutionContext(context), task: task, file: file, line: line)
+        recover(ExecutionContext(context), task: task, file: file, line: line)
     }
 
     /// Recovers from a failure with another future: the returned future completes with this future's
@@ -64,14 +100,23 @@ extension Future {
     /// cancellation request on the returned future is forwarded to this future while it is pending, then to
     /// `task`'s future.
     ///
+    /// The context comes first, unlabelled, as for `map` and `flatMap`; BrightFutures' spelling,
+    /// `recoverWith(context: queue.context) { … }`, is the same method
+    /// (``recoverWith(context:task:file:line:)-(ExecutionContext,_,_,_)``):
+    ///
+    /// ```swift
+    /// let recovered = Future<Int, ReadmeError>(error: .requestFailed)
+    ///     .recoverWith(queue.context) { _ in Future<Int, ReadmeError>(value: 5) }
+    /// ```
+    ///
     /// - Parameters:
-    ///   - context: Where `task` runs. (Labelled `context:`, as in BrightFutures.)
+    ///   - context: Where `task` runs.
     ///   - task: Returns the future to recover with.
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     @inlinable
     public func recoverWith<E1: Error>(
-        context: ExecutionContext = defaultContext(),
+        _ context: ExecutionContext = defaultContext(),
         task: @escaping @Sendable (E) -> Future<T, E1>,
         file: StaticString = #fileID,
         line: UInt = #line
@@ -94,7 +139,34 @@ extension Future {
         }
     }
 
-    /// ``recoverWith(context:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
+    /// ``recoverWith(_:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
+    ///
+    /// `task` runs inside `context`, only if this future fails.
+    @inlinable
+    public func recoverWith<E1: Error>(
+        _ context: @escaping ExecutionContextFunction,
+        task: @escaping @Sendable (E) -> Future<T, E1>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<T, E1> {
+        recoverWith(ExecutionContext(context), task: task, file: file, line: line)
+    }
+
+    /// BrightFutures' spelling of ``recoverWith(_:task:file:line:)-(ExecutionContext,_,_,_)``, the
+    /// context labelled `context:`: the same method, with the same behaviour.
+    ///
+    /// `task` runs on `context`, only if this future fails.
+    @inlinable
+    public func recoverWith<E1: Error>(
+        context: ExecutionContext,
+        task: @escaping @Sendable (E) -> Future<T, E1>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<T, E1> {
+        recoverWith(context, task: task, file: file, line: line)
+    }
+
+    /// BrightFutures' spelling of `recoverWith(_:task:)` with a context function, labelled `context:`.
     ///
     /// `task` runs inside `context`, only if this future fails.
     @inlinable
@@ -104,6 +176,6 @@ extension Future {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, E1> {
-        recoverWith(context: ExecutionContext(context), task: task, file: file, line: line)
+        recoverWith(ExecutionContext(context), task: task, file: file, line: line)
     }
 }

@@ -44,13 +44,24 @@ extension Future {
     /// Runs `callback` on the context function `context`, then completes the returned future with this
     /// future's result (success or failure alike).
     ///
-    /// Same as `andThen(context:callback:)` with `ExecutionContext(context)`.
+    /// Same as `andThen(_:callback:)` with `ExecutionContext(context)`.
+    @inlinable
+    public func andThen(
+        _ context: @escaping ExecutionContextFunction,
+        callback: @escaping @Sendable (Result<T, E>) -> Void
+    ) -> Future<T, E> {
+        andThen(ExecutionContext(context), callback: callback)
+    }
+
+    /// BrightFutures' spelling of `andThen(_:callback:)` with a context function, labelled `context:`.
+    ///
+    /// Same as `andThen(_:callback:)` with `ExecutionContext(context)`.
     @inlinable
     public func andThen(
         context: @escaping ExecutionContextFunction,
         callback: @escaping @Sendable (Result<T, E>) -> Void
     ) -> Future<T, E> {
-        andThen(context: ExecutionContext(context), callback: callback)
+        andThen(ExecutionContext(context), callback: callback)
     }
 
     /// Transforms the value with `f`, run on the context function `context`; a failure passes through

@@ -75,16 +75,19 @@ extension Future {
     ///
     /// Use it to order side effects: the next `andThen` sees the effects of this one.
     ///
+    /// The context comes first, unlabelled, as for `map` and `flatMap`:
+    /// `future.andThen(queue.context) { … }`. BrightFutures' spelling, `andThen(context: queue.context)
+    /// { … }`, is the same method (``andThen(context:callback:file:line:)``).
+    ///
     /// - Parameters:
-    ///   - context: Where `callback` runs; ``defaultContext()`` if omitted. (Labelled `context:`, as in
-    ///     BrightFutures.)
+    ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
     ///   - callback: Receives the result; its return value is ignored.
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with the same result, completed after `callback` has returned.
     @inlinable
     public func andThen(
-        context: ExecutionContext = defaultContext(),
+        _ context: ExecutionContext = defaultContext(),
         callback: @escaping @Sendable (Result<T, E>) -> Void,
         file: StaticString = #fileID,
         line: UInt = #line
@@ -93,5 +96,20 @@ extension Future {
             callback(result)
             future.complete(result)
         }
+    }
+
+    /// BrightFutures' spelling of ``andThen(_:callback:file:line:)``, the context labelled `context:`:
+    /// the same method, with the same behaviour.
+    ///
+    /// `callback` runs on `context`; the returned future completes with this future's result after it
+    /// has returned.
+    @inlinable
+    public func andThen(
+        context: ExecutionContext,
+        callback: @escaping @Sendable (Result<T, E>) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<T, E> {
+        andThen(context, callback: callback, file: file, line: line)
     }
 }

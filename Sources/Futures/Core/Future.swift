@@ -17,9 +17,9 @@ import Synchronization
 /// ```
 ///
 /// ## Threading
-/// Every method that takes a closure also takes an ``ExecutionContext`` (unlabelled for BrightFutures'
-/// callbacks and transforms, `context:` for `andThen`, `recover` and `recoverWith`). Omitted, it is
-/// ``defaultContext()``: the main queue when the method is called on the main thread, else a global
+/// Every method that takes a closure also takes an ``ExecutionContext``, first and unlabelled
+/// (`future.map(queue.context) { … }`, `future.recover(queue.context) { … }`; `andThen`, `recover` and
+/// `recoverWith` also accept BrightFutures' `context:` label). Omitted, it is ``defaultContext()``: the main queue when the method is called on the main thread, else a global
 /// queue. Each callback runs exactly once, on its context. Callbacks of one future on the same serial
 /// context (a serial queue, the main queue) run in registration order; a callback never waits for a
 /// callback on another context. Callbacks on the immediate context registered before completion run on
@@ -44,12 +44,14 @@ import Synchronization
 @dynamicMemberLookup
 public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state` and the fields below it) is
-    // written only between `lock.lock()` and `lock.unlock()`, and read there too, with one exception: a
-    // settled success (completed, no hand-out in progress) is read without the lock: one acquiring load
-    // of the flag word, then the words (*Settled futures* in Future+Storage.swift). The words are written
-    // before the releasing store that makes the future settled and never again until `deinit`, so a
-    // reader that sees the settled bits sees the value. The lock's acquire/release ordering publishes
-    // everything else to the next holder.
+    // written only between `lock.lock()` and `lock.unlock()`, and read there too, with two exceptions.
+    // The flag word is an atomic: its completed bit is read without the lock (`isKnownCompleted`,
+    // `ifCompleted`, the spin of `forced()`). And a settled success (completed, no hand-out in
+    // progress) is read without the lock: one acquiring load of the flag word, then the words (*Settled
+    // futures* in Future+Storage.swift). The words are written before the releasing store that makes
+    // the future settled and never again until `deinit`, so a reader that sees the settled bits sees the
+    // value. A settled failure is read under the lock, which marks it observed. The lock's
+    // acquire/release ordering publishes everything else to the next holder.
     //
     // Field order matters for size: the state's 17 bytes first, then the two-byte flags and the lock,
     // packed behind them: 16 (object header) + 17 + 1 (padding) + 2 + 4 = 40 bytes, a 48-byte malloc

@@ -9,15 +9,19 @@ import Synchronization
 /// ```
 ///
 /// ## Misuse, and what happens
-/// - **Completing twice** with ``complete(_:file:line:)``, ``success(_:file:line:)`` or
-///   ``failure(_:file:line:)``: the first result stays, the second is ignored and reported as
-///   ``FuturesDiagnostic/promiseCompletedTwice(file:line:)`` through ``FuturesDiagnostics``. Use the
-///   `try` forms (``tryComplete(_:)``) where racing completers are expected: they return `false`.
-/// - **Dropping a promise** without completing it: reported as
-///   ``FuturesDiagnostic/promiseDropped(type:file:line:)`` when the promise is deallocated. If the
+/// - **Completing twice** with ``complete(_:file:line:)``, ``success(_:file:line:)``,
+///   ``failure(_:file:line:)``, or a `completeWith` whose future completes after the promise was
+///   completed: the first result stays, the second is ignored and reported as
+///   ``FuturesDiagnostic/promiseCompletedTwice(file:line:)`` through ``FuturesDiagnostics``, naming the
+///   line of the second call. Use the `try` forms (``tryComplete(_:)``) where racing completers are
+///   expected: they return `false`.
+/// - **Dropping a promise** without completing it: reported once, as
+///   ``FuturesDiagnostic/promiseDropped(type:file:line:)``, when the promise is deallocated. If the
 ///   failure type can hold a ``FuturesError`` (`any Error`, or `FuturesError` itself) the future then
-///   fails with ``FuturesError/brokenPromise``, so no waiter hangs; other failure types cannot express
-///   it: their future stays pending (the report says so) and its callbacks are released unrun.
+///   fails with ``FuturesError/brokenPromise``, so no waiter hangs; that failure is the drop's
+///   consequence and is not reported again as an unobserved failure, whether or not anyone looks at it.
+///   Other failure types cannot express it: their future stays pending (the report says so) and its
+///   callbacks are released unrun.
 ///
 /// Combinators never create promises: they write their futures directly, so this small object exists
 /// only where you ask for one.
@@ -64,8 +68,9 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     private func reportDropped() {
         FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: site.file, line: site.line))
         if let error = FuturesError.brokenPromise as? E {
+            // The report above is the failure's only one: a `brokenPromise` failure is never reported
+            // as unobserved (see `isExemptFromUnobservedReport`), here or in the futures derived from this one.
             future.complete(.failure(error))
-            FuturesDiagnostics.recordFailureOrigin(future, site: site)
         } else {
             // Nothing can complete the future any more: its callbacks will never run, so release them
             // (and what they captured) now instead of keeping them as long as someone holds the future.
@@ -118,21 +123,32 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// Completes the future with `other`'s result once `other` completes.
     ///
     /// The promise stays alive until then, so dropping it right after this call is fine. If this
-    /// promise was completed meanwhile, the later result is ignored and reported. A cancellation request on
-    /// this promise's future is forwarded to `other`, as one of its consumers.
-    public func completeWith(_ other: Future<T, E>) {
-        future.depend(on: other) { [self] result in self.complete(result) }
+    /// promise was completed meanwhile, the later result is ignored and reported as
+    /// ``FuturesDiagnostic/promiseCompletedTwice(file:line:)`` naming this call's `file` and `line`. A
+    /// cancellation request on this promise's future is forwarded to `other`, as one of its consumers.
+    ///
+    /// - Parameters:
+    ///   - other: The future whose result completes this promise.
+    ///   - file: The caller's file, for the report of a second completion (leave the default).
+    ///   - line: The caller's line, for the report of a second completion (leave the default).
+    public func completeWith(_ other: Future<T, E>, file: StaticString = #fileID, line: UInt = #line) {
+        let site = CallSite(file: file, line: line)
+        future.depend(on: other) { [self] result in
+            if !self.tryComplete(result) {
+                FuturesDiagnostics.report(.promiseCompletedTwice(file: site.file, line: site.line))
+            }
+        }
     }
 
     /// Completes the future with the value of `other`, a future that cannot fail, once it completes
     /// (BrightFutures code wrote `promise.completeWith(other.promoteError())`; both still work).
     ///
-    /// As ``completeWith(_:)-(Future<T,E>)``: the promise stays alive until then, a later result is
-    /// ignored and reported, and a cancellation request on this promise's future is forwarded to
-    /// `other`.
+    /// As ``completeWith(_:file:line:)-(Future<T,E>,_,_)``: the promise stays alive until then, a later
+    /// result is ignored and reported with this call's `file` and `line`, and a cancellation request on
+    /// this promise's future is forwarded to `other`.
     @_disfavoredOverload
-    public func completeWith(_ other: Future<T, Never>) {
-        completeWith(other.promoteError())
+    public func completeWith(_ other: Future<T, Never>, file: StaticString = #fileID, line: UInt = #line) {
+        completeWith(other.promoteError(), file: file, line: line)
     }
 }
 
@@ -140,12 +156,12 @@ extension Promise where E == any Error {
     /// Completes this untyped promise with `other`'s result, whatever `other`'s error type, once it
     /// completes; the error is passed on as it is.
     ///
-    /// As ``completeWith(_:)-(Future<T,E>)``: the promise stays alive until then, a later result is
-    /// ignored and reported, and a cancellation request on this promise's future is forwarded to
-    /// `other`.
+    /// As ``completeWith(_:file:line:)-(Future<T,E>,_,_)``: the promise stays alive until then, a later
+    /// result is ignored and reported with this call's `file` and `line`, and a cancellation request on
+    /// this promise's future is forwarded to `other`.
     @_disfavoredOverload
-    public func completeWith<F: Error>(_ other: Future<T, F>) {
-        completeWith(other.mapError(immediateExecutionContext) { $0 as any Error })
+    public func completeWith<F: Error>(_ other: Future<T, F>, file: StaticString = #fileID, line: UInt = #line) {
+        completeWith(other.mapError(immediateExecutionContext) { $0 as any Error }, file: file, line: line)
     }
 }
 

@@ -131,7 +131,9 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     ///
     /// `f` runs on the thread that delivered the value; a failure passes through (`f` does not run).
     @inlinable
-    public func map<U>(_ f: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line) -> Deferred<U, E> {
+    public func map<U>(_ f: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line) -> Deferred<
+        U, E
+    > {
         chain { source, target in
             target.depend(on: source, link: .step("map", file: file, line: line)) { target.complete($0.map(f)) }
         }
@@ -162,9 +164,13 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
     ///
     /// `f` runs on the thread that delivered the error; a success passes through unchanged.
     @inlinable
-    public func mapError<E1: Error>(_ f: @escaping @Sendable (E) -> E1, file: StaticString = #fileID, line: UInt = #line) -> Deferred<T, E1> {
+    public func mapError<E1: Error>(
+        _ f: @escaping @Sendable (E) -> E1, file: StaticString = #fileID, line: UInt = #line
+    ) -> Deferred<T, E1> {
         chain { source, target in
-            target.depend(on: source, link: .step("mapError", file: file, line: line)) { target.complete($0.mapError(f)) }
+            target.depend(on: source, link: .step("mapError", file: file, line: line)) {
+                target.complete($0.mapError(f))
+            }
         }
     }
 

@@ -129,24 +129,27 @@ extension Future {
 
 /// The switches and hooks of failure tracing.
 ///
-/// `gate` is the one word every hook reads first: its low 32 bits count the process switch (0 or 1), the
-/// pending-futures switch (0 or 1, ``FuturesDiagnostics/tracksPendingFutures``, whose registry records the
-/// same nodes) and the active task scopes, its high bits the live trace nodes. Creating a future records a
-/// node only when the low half is non-zero and then a switch or the task-local says so; linking a future
-/// to the one it follows (`completeWith`) is needed only while nodes live.
+/// `gate` is the one word every hook reads first, 64 bits on every platform (also where `Int` has 32):
+/// its low 32 bits count the process switch (0 or 1), the pending-futures switch (0 or 1,
+/// ``FuturesDiagnostics/tracksPendingFutures``, whose registry records the same nodes) and the active task
+/// scopes, its high 32 bits the live trace nodes. Creating a future records a node only when the low half
+/// is non-zero and then a switch or the task-local says so; linking a future to the one it follows
+/// (`completeWith`) is needed only while nodes live.
 @usableFromInline
 enum FailureTracing {
-    @usableFromInline static let gate = Atomic<Int>(0)
+    @usableFromInline static let gate = Atomic<UInt64>(0)
     static let processSwitch = Atomic<Bool>(false)
     @TaskLocal static var inTask = false
 
-    static let switchMask = 0xFFFF_FFFF
-    static let nodeUnit = 1 << 32
+    /// The low half of ``gate``: the switches and task scopes.
+    @inlinable static var switchMask: UInt64 { 0xFFFF_FFFF }
+    /// One live trace node in ``gate``'s high half.
+    static var nodeUnit: UInt64 { 1 << 32 }
 
     /// Whether a future created now should record its call site. One relaxed load when tracing is off.
     @inlinable
     static var isOn: Bool {
-        gate.load(ordering: .relaxed) & 0xFFFF_FFFF != 0 && isOnHere()
+        gate.load(ordering: .relaxed) & switchMask != 0 && isOnHere()
     }
 
     /// Whether any trace node lives (or a switch is on). One relaxed load.

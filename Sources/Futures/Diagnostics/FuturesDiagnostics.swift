@@ -8,6 +8,10 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// result stays.
     case futureCompletedTwice(file: String, line: UInt)
     /// A ``Promise`` created at `file`:`line` was deallocated before it was completed.
+    ///
+    /// The drop's only report: where the failure type allows, its future fails with
+    /// ``FuturesError/brokenPromise``, and that failure is not reported again as an
+    /// ``unobservedFailure(type:error:file:line:trace:)``, whether or not anyone looks at it.
     case promiseDropped(type: String, file: String, line: UInt)
     /// An ``ExecutionContext`` ran a task it was given a second time. The callback ran once, at the
     /// first run; the second run did nothing.
@@ -31,7 +35,7 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
             return "Futures: the future created at \(file):\(line) was completed twice; the first result stays"
         case .promiseDropped(let type, let file, let line):
             return
-                "Futures: \(type) created at \(file):\(line) was deallocated without being completed; its future fails with FuturesError.brokenPromise if its error type allows, otherwise it never completes"
+                "Futures: \(type) created at \(file):\(line) was deallocated without being completed; its future fails with FuturesError.brokenPromise if its error type allows (not reported again), otherwise it never completes"
         case .contextRanTaskTwice:
             return "Futures: an execution context ran a callback's task twice; the second run was ignored"
         case .unobservedFailure(let type, let error, let file, let line, let trace):

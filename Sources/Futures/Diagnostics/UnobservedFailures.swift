@@ -10,7 +10,9 @@ public enum UnobservedFailurePolicy: UInt8, Sendable, CaseIterable {
     /// through ``FuturesDiagnostics`` (standard error by default).
     case report
     /// Reported as with ``report``, then the program stops with `assertionFailure` when the library is
-    /// built for debugging (`-Onone`); in optimised builds this is the same as ``report``.
+    /// built for debugging (`-Onone`); in optimised builds this is the same as ``report``. A dropped
+    /// promise's ``FuturesError/brokenPromise`` failure is not an unobserved failure (its drop is reported
+    /// as ``FuturesDiagnostic/promiseDropped(type:file:line:)``), so it does not stop the program.
     case trapInDebug
 }
 
@@ -42,8 +44,11 @@ extension FuturesDiagnostics {
     /// ``FuturesError/cancelled`` or `CancellationError` (also inside ``TimeoutError/failure(_:)`` or
     /// ``BrightFuturesError/external(_:)``) ended because someone asked — a
     /// ``Future/requestCancellation()`` that travelled to the work, a `timeout` that gave up on it, a
-    /// cancelled token, task or ``BFTask``. An ``InvalidationToken``'s ``InvalidationToken/future`` is a
-    /// signal, not a result: it is never reported either.
+    /// cancelled token, task or ``BFTask``. Nor is a failure with ``FuturesError/brokenPromise`` (also
+    /// inside those errors): a dropped promise caused it, and the drop was reported already, once, as
+    /// ``FuturesDiagnostic/promiseDropped(type:file:line:)`` — the cause and its consequence in one
+    /// report, for the promise's future and every future derived from it. An ``InvalidationToken``'s
+    /// ``InvalidationToken/future`` is a signal, not a result: it is never reported either.
     ///
     /// Cost: the check is two flags of the future read in `deinit` when it completed with a failure;
     /// successful futures pay nothing. In debug builds of the library (`-Onone`) and while the policy is
@@ -89,7 +94,9 @@ extension Future {
         setFlag(Flags.hasExtras, false)  // taken: `deinit` must not take it again
         let origin = extras?.origin
         let policy = FuturesDiagnostics.unobservedFailures
-        guard !observed, policy != .off, let error = failureForDeinit(), !isCancellation(error) else { return }
+        guard !observed, policy != .off, let error = failureForDeinit(), !isExemptFromUnobservedReport(error) else {
+            return
+        }
         let diagnostic = FuturesDiagnostic.unobservedFailure(
             type: "\(Future.self)",
             error: String(describing: error),
@@ -123,12 +130,14 @@ extension BrightFuturesError: CarriesFailure {
     }
 }
 
-/// Whether `error` says the work was cancelled (``FuturesError/cancelled``, `CancellationError`), also when
-/// it is carried inside another error: such a failure was asked for, not something to handle.
-func isCancellation(_ error: any Error) -> Bool {
+/// Whether a failure with `error`, unobserved, goes unreported, also when `error` is carried inside another
+/// error: a cancellation (``FuturesError/cancelled``, `CancellationError`) was asked for, not something
+/// to handle; a ``FuturesError/brokenPromise`` was reported at its cause, the dropped promise
+/// (``FuturesDiagnostic/promiseDropped(type:file:line:)``), so one drop makes one report.
+func isExemptFromUnobservedReport(_ error: any Error) -> Bool {
     var current: any Error = error
     while true {
-        if isCancellationError(current) { return true }
+        if isCancellationError(current) || (current as? FuturesError) == .brokenPromise { return true }
         guard let carried = (current as? any CarriesFailure)?.carriedFailure else { return false }
         current = carried
     }

@@ -1,6 +1,11 @@
+import Dispatch
 import Testing
 
 @testable import Futures
+
+private enum ReadmeError: Error {
+    case requestFailed
+}
 
 @Suite("recover and recoverWith")
 struct FutureRecoverTests {
@@ -127,5 +132,82 @@ struct FutureRecoverTests {
         promise.failure(.first)
         #expect(recovered?.value == 1)
         #expect(weakPayload == nil)
+    }
+}
+
+/// The context comes first and unlabelled, as for `map` and `flatMap`; BrightFutures' `context:` label
+/// still names the same methods.
+extension FutureRecoverTests {
+    @Test func recoverTakesTheContextUnlabelledAsMapDoes() {
+        let hops = Counter()
+        let context = countingContext(hops)
+        let mapped = Future<Int, ComboError>(value: 1).map(context) { $0 + 1 }
+        let recovered = Future<Int, ComboError>(error: .first).recover(context) { _ in 5 }
+        #expect(mapped.value == 2)
+        #expect(recovered.value == 5)
+        #expect(hops.value == 2)
+    }
+
+    @Test func recoverWithTakesTheContextUnlabelled() {
+        let hops = Counter()
+        let recovered = Future<Int, ComboError>(error: .first).recoverWith(countingContext(hops)) { _ in
+            Future<Int, Never>(value: 4)
+        }
+        #expect(recovered.value == 4)
+        #expect(hops.value == 1)
+    }
+
+    @Test func theUnlabelledContextMayBeAFunction() {
+        let hops = Counter()
+        let failed = Future<Int, ComboError>(error: .first)
+        let recovered = failed.recover(countingFunction(hops)) { _ in 3 }
+        let recoveredWith = failed.recoverWith(countingFunction(hops)) { _ in Future<Int, Never>(value: 4) }
+        #expect(recovered.value == 3)
+        #expect(recoveredWith.value == 4)
+        #expect(hops.value == 2)
+    }
+
+    /// BrightFutures' spelling, both forms of a context, runs on the context it names.
+    @Test func brightFuturesLabelledSpellingIsTheSameMethod() {
+        let hops = Counter()
+        let failed = Future<Int, ComboError>(error: .first)
+        let values = [
+            failed.recover(context: countingContext(hops)) { _ in 1 }.value,
+            failed.recover(context: countingFunction(hops)) { _ in 2 }.value,
+            failed.recoverWith(context: countingContext(hops)) { _ in Future<Int, Never>(value: 3) }.value,
+            failed.recoverWith(context: countingFunction(hops)) { _ in Future<Int, Never>(value: 4) }.value,
+        ]
+        #expect(values == [1, 2, 3, 4])
+        #expect(hops.value == 4)
+    }
+
+    /// `andThen` takes its context the same way, unlabelled or with BrightFutures' label.
+    @Test func andThenTakesTheContextUnlabelledOrLabelled() {
+        let hops = Counter()
+        let seen = Counter()
+        let future = Future<Int, ComboError>(value: 7)
+        let chained = [
+            future.andThen(countingContext(hops)) { _ in seen.increment() },
+            future.andThen(countingFunction(hops)) { _ in seen.increment() },
+            future.andThen(context: countingContext(hops)) { _ in seen.increment() },
+            future.andThen(context: countingFunction(hops)) { _ in seen.increment() },
+        ]
+        #expect(chained.map(\.value) == [7, 7, 7, 7])
+        #expect(hops.value == 4)
+        #expect(seen.value == 4)
+    }
+
+    /// The examples of `recover`'s and `recoverWith`'s documentation.
+    @Test func theDocumentedUnlabelledContextExamples() async {
+        let queue = DispatchQueue(label: "recover.example")
+        let recovered = Future<Int, ReadmeError>(error: .requestFailed).recover(queue.context) { _ in 5 }
+        #expect(await recovered.get() == 5)
+        do {
+            let recovered = Future<Int, ReadmeError>(error: .requestFailed)
+                .recoverWith(queue.context) { _ in Future<Int, ReadmeError>(value: 5) }
+            #expect(try await recovered.get() == 5)
+        } catch {
+            Issue.record("failed with \(error)")
+        }
     }
 }

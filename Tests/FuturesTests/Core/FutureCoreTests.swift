@@ -280,3 +280,46 @@ struct FutureCoreTests {
         #expect(result == 2)
     }
 }
+
+/// `Future { complete in … }` is the resolver form, whatever its closure's body looks like: the
+/// cancellable form (`init(cancellable:)`) is spelled with its label.
+extension FutureCoreTests {
+    @Test func aTrailingResolverClosureOfManyStatementsIsTheResolverForm() async {
+        let future = Future<Int, Never> { complete in
+            let value = 1
+            DispatchQueue.global().async {
+                complete(.success(value))
+            }
+        }
+        #expect(await future.get() == 1)
+    }
+
+    @Test func aTrailingResolverClosureOfOneStatementIsTheResolverForm() {
+        let future = Future<Int, Never> { complete in complete(.success(1)) }
+        #expect(future.value == 1)
+        let untyped = Future<Int, any Error> { complete in
+            let error = ComboError.first
+            complete(.failure(error))
+        }
+        #expect(untyped.error as? ComboError == .first)
+    }
+
+    /// BrightFutures' spelling, with the type inferred from the context.
+    @Test func theResolverFormWithAnInferredType() {
+        let future: Future<Int, Never> = Future { complete in complete(.success(1)) }
+        #expect(future.value == 1)
+    }
+
+    /// The labelled cancellable form is still the cancellable one: its hook runs on a request.
+    @Test func theLabelledCancellableFormKeepsItsHook() {
+        let hookCalls = Counter()
+        let future = Future<Int, Never>(cancellable: { complete in
+            let value = 1
+            _ = value
+            return { hookCalls.increment() }
+        })
+        future.requestCancellation()
+        #expect(hookCalls.value == 1)
+        #expect(!future.isCompleted, "`Never` cannot hold `cancelled`: the future waits for the API")
+    }
+}

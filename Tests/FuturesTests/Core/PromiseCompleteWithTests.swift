@@ -55,3 +55,51 @@ struct PromiseCompleteWithTests {
         #expect(typedAsked.value == 1)
     }
 }
+
+/// A `completeWith` that loses to an earlier completion is reported at the caller's line, in every form.
+extension PromiseCompleteWithTests {
+    static let file = "FuturesTests/PromiseCompleteWithTests.swift"
+
+    @Test func aConflictingCompleteWithNamesTheCallersLine() {
+        var line: UInt = 0
+        let (_, diagnostics) = gDiagnosing { () -> Void in
+            let promise = Promise<Int, SaveError>()
+            promise.success(1)
+            line = #line + 1
+            promise.completeWith(Future<Int, SaveError>(value: 2))
+            #expect(promise.future.value == 1)
+        }
+        #expect(diagnostics == [.promiseCompletedTwice(file: Self.file, line: line)])
+    }
+
+    /// The other future completes after the call: the report still names the call, not where the other
+    /// future completed.
+    @Test func aConflictingCompleteWithNamesItsLineWhenTheOtherFutureCompletesLater() {
+        var line: UInt = 0
+        let (_, diagnostics) = gDiagnosing { () -> Void in
+            let promise = Promise<Int, SaveError>()
+            let other = Promise<Int, SaveError>()
+            line = #line + 1
+            promise.completeWith(other.future)
+            promise.success(1)
+            other.success(2)
+            #expect(promise.future.value == 1)
+        }
+        #expect(diagnostics == [.promiseCompletedTwice(file: Self.file, line: line)])
+    }
+
+    @Test func theFormsForOtherErrorTypesNameTheCallersLineToo() {
+        var lines: [UInt] = []
+        let (_, diagnostics) = gDiagnosing { () -> Void in
+            let typed = Promise<Int, SaveError>()
+            typed.success(1)
+            lines.append(#line + 1)
+            typed.completeWith(Future<Int, Never>(value: 2))
+            let untyped = Promise<Int, any Error>()
+            untyped.success(1)
+            lines.append(#line + 1)
+            untyped.completeWith(Future<Int, SaveError>(value: 2))
+        }
+        #expect(diagnostics == lines.map { .promiseCompletedTwice(file: Self.file, line: $0) })
+    }
+}

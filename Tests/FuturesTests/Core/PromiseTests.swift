@@ -123,7 +123,9 @@ extension PromiseTests {
 
     /// A line beyond 32 bits keeps its low 32 bits (the site is stored in two words).
     @Test func aLineBeyondThirtyTwoBitsKeepsItsLowBits() {
-        let (_, diagnostics) = gDiagnosing { Promise<Int, any Error>(file: "F.swift", line: 0x1_0000_0005).future }
+        let (_, diagnostics) = gDiagnosing {
+            Promise<Int, any Error>(file: "F.swift", line: UInt(truncatingIfNeeded: 0x1_0000_0005 as UInt64)).future
+        }
         guard case .promiseDropped(_, _, let line)? = diagnostics.first else {
             Issue.record("got \(diagnostics)")
             return

@@ -196,3 +196,94 @@ enum ObservationPath: String, CaseIterable, Sendable, CustomTestStringConvertibl
         }
     }
 }
+
+/// A dropped promise is one report, `promiseDropped`: the `brokenPromise` failure it causes is its
+/// consequence, not reported again as unobserved, for its future or any future derived from it.
+extension UnobservedFailureTests {
+    /// Every report `body` raises on this task, with the policy `.report`.
+    func allReports(_ body: () -> Void) -> [FuturesDiagnostic] {
+        let previous = FuturesDiagnostics.unobservedFailures
+        FuturesDiagnostics.unobservedFailures = .report
+        defer { FuturesDiagnostics.unobservedFailures = previous }
+        return gDiagnostics(body)
+    }
+
+    @Test func aDroppedPromiseWhoseFutureNobodyObservesMakesOneReport() {
+        var line: UInt = 0
+        let found = allReports {
+            line = #line + 1
+            _ = Promise<Int, any Error>()
+        }
+        #expect(
+            found == [
+                .promiseDropped(
+                    type: "Promise<Int, Error>", file: "FuturesTests/UnobservedFailureTests.swift", line: line)
+            ])
+    }
+
+    @Test func aDroppedPromiseWhoseChainNobodyObservesMakesOneReport() {
+        let found = allReports {
+            let promise = Promise<Int, any Error>()
+            _ = promise.future.map(immediateExecutionContext) { $0 + 1 }.flatMap(immediateExecutionContext) {
+                Future<Int, any Error>(value: $0)
+            }
+        }
+        #expect(found.count == 1)
+        #expect(found.allSatisfy { if case .promiseDropped = $0 { true } else { false } }, "got \(found)")
+    }
+
+    /// The future is held past the promise and dropped later, unobserved: still the one report.
+    @Test func aBrokenFutureDroppedAfterItsPromiseIsNotReportedAgain() {
+        let found = allReports {
+            var future: Future<Int, FuturesError>?
+            do {
+                let promise = Promise<Int, FuturesError>()
+                future = promise.future
+            }
+            #expect(future?.isKnownCompleted == true)
+            future = nil
+        }
+        #expect(found.count == 1)
+        #expect(found.allSatisfy { if case .promiseDropped = $0 { true } else { false } }, "got \(found)")
+    }
+
+    /// Whoever observes the future sees `brokenPromise`; the drop is reported, once.
+    @Test func aDroppedPromiseWhoseFutureIsObservedReportsTheDropOnce() {
+        let seen = GLog<Result<Int, any Error>>()
+        let found = allReports {
+            let promise = Promise<Int, any Error>()
+            promise.future.onComplete(immediateExecutionContext) { seen.append($0) }
+        }
+        #expect(found.count == 1)
+        #expect(found.allSatisfy { if case .promiseDropped = $0 { true } else { false } }, "got \(found)")
+        #expect(seen.values.count == 1)
+        if case .failure(let error)? = seen.values.first {
+            #expect(error as? FuturesError == .brokenPromise)
+        } else {
+            Issue.record("got \(seen.values)")
+        }
+    }
+
+    /// A promise that cannot fail with `brokenPromise` is reported as dropped; its future stays pending.
+    @Test func aDroppedPromiseOfAnotherErrorTypeIsReportedOnceAndItsFutureStaysPending() {
+        let found = allReports {
+            var future: Future<Int, ComboError>?
+            do { future = Promise<Int, ComboError>().future }
+            #expect(future?.isCompleted == false)
+            future = nil
+        }
+        #expect(found.count == 1)
+        #expect(found.allSatisfy { if case .promiseDropped = $0 { true } else { false } }, "got \(found)")
+    }
+
+    /// An unobserved failure that no dropped promise caused is reported as before, promise or not.
+    @Test func anUnobservedFailureWithoutADroppedPromiseIsStillReported() {
+        let found = allReports {
+            let promise = Promise<Int, any Error>()
+            promise.failure(ComboError.second)
+            _ = Future<Int, any Error>(error: ComboError.first)
+        }
+        #expect(found.count == 2)
+        #expect(found.allSatisfy { if case .unobservedFailure = $0 { true } else { false } }, "got \(found)")
+    }
+}
