@@ -19,7 +19,10 @@ private struct Way: Sendable, CustomTestStringConvertible {
     let line: Int
     let make: @Sendable (SimpleFutures.Future<Int>) -> Futures.Future<Int, any Error>
 
-    init(_ step: String, _ line: Int, _ make: @escaping @Sendable (SimpleFutures.Future<Int>) -> SimpleFutures.Future<Int>) {
+    init(
+        _ step: String, _ line: Int,
+        _ make: @escaping @Sendable (SimpleFutures.Future<Int>) -> SimpleFutures.Future<Int>
+    ) {
         self.step = step
         self.line = line
         self.make = { make($0).base }

@@ -32,11 +32,13 @@ extension Sequence {
         f: @escaping @Sendable (R, T) -> R
     ) -> Future<R, E> where Element == Future<T, E> {
         // The one gatherer, then one step that folds the values; both named `fold` at the caller's line.
-        Gatherer<AllValues<T>, E>.start(Array(self), mode: .all(failsOnArrival: false), step: "fold", file: file, line: line)
-            .future
-            .derive(context, step: "fold", file: file, line: line) { result, future in
-                future.complete(result.map { values in values.reduce(zero, f) })
-            }
+        Gatherer<AllValues<T>, E>.start(
+            Array(self), mode: .all(failsOnArrival: false), step: "fold", file: file, line: line
+        )
+        .future
+        .derive(context, step: "fold", file: file, line: line) { result, future in
+            future.complete(result.map { values in values.reduce(zero, f) })
+        }
     }
 
     /// ``fold(_:zero:f:)-(ExecutionContext,_,_)`` with BrightFutures' function form of a context.

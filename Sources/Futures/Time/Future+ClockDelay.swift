@@ -19,7 +19,8 @@ extension Future {
     ///   are released with it. To fail with a typed error instead, use
     ///   ``delay(for:clock:failingWith:file:line:)``.
     public func delay(
-        for duration: Duration, clock: some Clock<Duration> = ContinuousClock(), file: StaticString = #fileID, line: UInt = #line
+        for duration: Duration, clock: some Clock<Duration> = ContinuousClock(), file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, E> {
         delayed(by: duration, clock: clock, cancellationError: Self.cancellationError, file: file, line: line)
     }
