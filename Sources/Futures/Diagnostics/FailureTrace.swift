@@ -36,7 +36,7 @@ import Synchronization
 /// `URLSession`'s `dataFuture` and `dataFutureReportingProgress` (a transport error starts at them) are
 /// traced too. Not
 /// traced (a trace through them is incomplete): the variadic `Future.zip(_:)`, `fallbackTo`, `race`,
-/// `firstCompleted`, the bounded `traverse(maxConcurrent:)`, and the BFTask and Deferred faces.
+/// `firstCompleted`, the bounded `traverse(maxConcurrent:)`, and the `Deferred` face.
 public struct FailureTrace: Sendable, Equatable, CustomStringConvertible {
     /// One step: the combinator (or producer) and where it was called.
     public struct Step: Sendable, Equatable, CustomStringConvertible {

@@ -77,7 +77,7 @@ extension FuturesDiagnostics {
     /// ``pendingFuturesLimit`` futures; the entry goes away as soon as the future completes or is
     /// deallocated, and the registry never keeps a future alive. The futures that failure traces record
     /// are tracked (see ``FailureTrace`` for the list; `race`, `firstCompleted`, the variadic `zip` and
-    /// the BFTask and Deferred faces' own futures are not), and tracked futures also record their
+    /// the `Deferred` face's own futures are not), and tracked futures also record their
     /// ``Future/failureTrace``, which shares the records. Turning it off forgets every entry; futures
     /// created while it was off are never tracked.
     ///

@@ -1,3 +1,5 @@
+import Futures
+
 /// Bolts-Swift's success blocks, which received the value: `BFTask` speaks Objective-C Bolts' dialect,
 /// whose success block receives the task. Unavailable, so that such a block gets a message saying what to
 /// write instead; the compiler never considers these declarations for code that compiles.
@@ -24,7 +26,7 @@ extension BFTask {
 /// considers these declarations for code that compiles. (Code that wants the nested `BFTask<BFTask<V>>`
 /// still gets it from the value form.)
 extension BFTask {
-    /// A task-returning block: use ``continueWithTask(executor:block:cancellationToken:)``.
+    /// A task-returning block: use ``continueWithTask(executor:block:cancellationToken:file:line:)``.
     @available(*, unavailable, renamed: "continueWithTask(executor:block:cancellationToken:)")
     @discardableResult
     public func continueWith<V>(
@@ -35,7 +37,7 @@ extension BFTask {
         fatalError("unavailable")
     }
 
-    /// A task-returning block: use ``continueWithTask(executor:cancellationToken:block:)``.
+    /// A task-returning block: use ``continueWithTask(executor:cancellationToken:block:file:line:)``.
     @available(*, unavailable, renamed: "continueWithTask(executor:cancellationToken:block:)")
     @discardableResult
     public func continueWith<V>(
@@ -46,7 +48,7 @@ extension BFTask {
         fatalError("unavailable")
     }
 
-    /// A task-returning block: use ``continueOnSuccessWithTask(executor:block:cancellationToken:)``.
+    /// A task-returning block: use ``continueOnSuccessWithTask(executor:block:cancellationToken:file:line:)``.
     @available(*, unavailable, renamed: "continueOnSuccessWithTask(executor:block:cancellationToken:)")
     @discardableResult
     public func continueOnSuccessWith<V>(
@@ -57,7 +59,7 @@ extension BFTask {
         fatalError("unavailable")
     }
 
-    /// A task-returning block: use ``continueOnSuccessWithTask(executor:cancellationToken:block:)``.
+    /// A task-returning block: use ``continueOnSuccessWithTask(executor:cancellationToken:block:file:line:)``.
     @available(*, unavailable, renamed: "continueOnSuccessWithTask(executor:cancellationToken:block:)")
     @discardableResult
     public func continueOnSuccessWith<V>(
