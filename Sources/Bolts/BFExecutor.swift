@@ -1,7 +1,6 @@
-import Futures
-
 import Dispatch
 import Foundation
+import Futures
 
 /// Where a Bolts continuation runs: Bolts' `BFExecutor`, built on `ExecutionContext`.
 ///

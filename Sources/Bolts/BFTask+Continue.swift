@@ -55,7 +55,7 @@ extension BFTask {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> BFTask<U> {
-        if U.self is any BFTaskProtocol.Type { reportNested(U.self, use: "continueWithTask", file: file, line: line) }
+        if Self.mayBeTask(U.self) { reportNested(U.self, use: "continueWithTask", file: file, line: line) }
         if let now = continuedNow(executor, cancellationToken, { task, _ in .settled(Result { try block(task) }) }) {
             return now
         }
@@ -158,7 +158,7 @@ extension BFTask {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> BFTask<U> {
-        if U.self is any BFTaskProtocol.Type {
+        if Self.mayBeTask(U.self) {
             reportNested(U.self, use: "continueOnSuccessWithTask", file: file, line: line)
         }
         if let now = continuedNow(
@@ -411,6 +411,16 @@ extension BFTask {
         let future = Future(result: result)
         _ = future.result
         return future
+    }
+
+    /// Whether `U` is a `BFTask` type. The layout tests come first: they are constants once the caller is
+    /// specialised, so for results that cannot be a task (plain values such as `Int`, `Bool`, `Void`, or
+    /// anything not laid out as one reference) the whole check folds away; only the others pay the
+    /// conformance look-up.
+    @inlinable
+    static func mayBeTask<U>(_: U.Type) -> Bool {
+        !_isPOD(U.self) && MemoryLayout<U>.size == MemoryLayout<BFTask<Int>>.size
+            && U.self is any BFTaskProtocol.Type
     }
 
     /// Reports a block that returned a task to a value form (a nested `BFTask<BFTask<…>>`).
