@@ -23,8 +23,9 @@ extension BFTask {
 /// A block returning a `BFTask` to `continueWith` or `continueOnSuccessWith`: those take value-returning
 /// blocks; the chaining forms are `continueWithTask` and `continueOnSuccessWithTask`. Unavailable, so that
 /// code whose types need the chained task gets a message naming the form to use; the compiler never
-/// considers these declarations for code that compiles. (Code that wants the nested `BFTask<BFTask<V>>`
-/// still gets it from the value form.)
+/// considers these declarations for code that compiles. (Where the types allow it, such a block still
+/// compiles against the value form, nested as a `BFTask<BFTask<V>>`: that call reports
+/// `FuturesDiagnostic.nestedTask` with its site.)
 extension BFTask {
     /// A task-returning block: use ``continueWithTask(executor:block:cancellationToken:file:line:)``.
     @available(*, unavailable, renamed: "continueWithTask(executor:block:cancellationToken:)")
