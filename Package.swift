@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FuturesNIO", targets: ["FuturesNIO"]),
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
         .library(name: "FuturesLogging", targets: ["FuturesLogging"]),
+        .library(name: "Bolts", targets: ["Bolts"]),
         .library(name: "BoltsSwift", targets: ["BoltsSwift"]),
         .library(name: "BrightFutures", targets: ["BrightFutures"]),
         .library(name: "SimpleFutures", targets: ["SimpleFutures"]),
@@ -96,6 +97,12 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Objective-C Bolts' API (`import Bolts`: `BFTask`, `BFTaskCompletionSource`, `BFExecutor`), a face over `Futures`.
+        .target(
+            name: "Bolts",
+            dependencies: ["Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Bolts-Swift's API (`import BoltsSwift`: `Task`, `TaskCompletionSource`, `Executor`), a face over `Futures`.
         .target(
             name: "BoltsSwift",
@@ -121,7 +128,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "futures-tour",
-            dependencies: ["Futures", "LoopbackHTTP"],
+            dependencies: ["Futures", "Bolts", "LoopbackHTTP"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
@@ -178,6 +185,26 @@ let package = Package(
                 "FuturesLogging",
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
                 .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "BoltsTests",
+            dependencies: [
+                "Bolts",
+                "Futures",
+                .product(name: "Clocks", package: "swift-clocks"),
+                // The trace-context tests (their file is guarded by `#if ServiceContext`).
+                .product(
+                    name: "Tracing",
+                    package: "swift-distributed-tracing",
+                    condition: .when(traits: ["ServiceContext"])
+                ),
+                .product(
+                    name: "InMemoryTracing",
+                    package: "swift-distributed-tracing",
+                    condition: .when(traits: ["ServiceContext"])
+                ),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -34,6 +34,7 @@ let package = Package(
             name: "FuturesWorkloads",
             dependencies: [
                 .product(name: "Futures", package: "swift-futures"),
+                .product(name: "Bolts", package: "swift-futures"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/FuturesWorkloads",
@@ -90,6 +91,7 @@ let package = Package(
             dependencies: [
                 "NaiveReference",
                 .product(name: "Futures", package: "swift-futures"),
+                .product(name: "Bolts", package: "swift-futures"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

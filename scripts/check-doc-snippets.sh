@@ -61,7 +61,7 @@ if root[root.index("## G1."):] != article[article.index("## G1."):]:
 
 if failures:
     print(f"{failures} documentation snippet(s) are not in a test: copy them into "
-          "Tests/FuturesTests/Documentation/<Article>SnippetTests.swift", file=sys.stderr)
+          "Tests/<Module>Tests/Documentation/<Article>SnippetTests.swift", file=sys.stderr)
     sys.exit(1)
 print(f"documentation snippets: all {checked} are in tests")
 PY

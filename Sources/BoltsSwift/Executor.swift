@@ -46,7 +46,7 @@ public enum Executor: Sendable {
         switch self {
         case .default: maxStackDepthExecutionContext
         case .immediate: immediateExecutionContext
-        case .mainThread: BFExecutor.mainThread.context
+        case .mainThread: immediateOnMainExecutionContext
         case .queue(let queue): ExecutionContext(queue: queue)
         case .operationQueue(let operationQueue): operationQueue.context
         case .closure(let run): ExecutionContext { work in run(work) }

@@ -4,9 +4,9 @@ import Futures
 extension Task {
     /// A task that succeeds after `delay` seconds (Bolts-Swift's `withDelay`).
     ///
-    /// The timer is a dispatch timer on a global queue (the one `BFTask(delay:)` uses): the task completes
-    /// there, so continuations on ``Executor/default`` start on that queue. The delay is rounded to whole
-    /// milliseconds and clamped to 0…10¹² ms; one that is not finite (`.infinity`, `.nan`) waits for ever.
+    /// The timer is a dispatch timer on a global queue: the task completes there, so continuations on
+    /// ``Executor/default`` start on that queue. The delay is rounded to whole milliseconds and clamped to
+    /// 0…10¹² ms; one that is not finite (`.infinity`, `.nan`) waits for ever.
     public static func withDelay(_ delay: TimeInterval) -> Task<Void> {
         let future = Future<Void, any Error>()
         let timer = DelayTimer()

@@ -61,13 +61,15 @@
         ///   that will never deliver its result (its future fails with `brokenPromise` where its error
         ///   type allows, and that failure is not reported again), or an execution context that breaks
         ///   its contract.
-        /// - `FuturesDiagnostic.promiseCompletedTwice(file:line:)` and
-        ///   `FuturesDiagnostic.futureCompletedTwice(file:line:)`: `.warning` — a misuse the library
-        ///   survived with a defined outcome (the first result stays).
+        /// - `FuturesDiagnostic.promiseCompletedTwice(file:line:)`,
+        ///   `FuturesDiagnostic.futureCompletedTwice(file:line:)` and
+        ///   `FuturesDiagnostic.nestedTask(type:use:file:line:)`: `.warning` — a misuse the library
+        ///   survived with a defined outcome (the first result stays; a nested task is the new task's
+        ///   value).
         public var defaultLogLevel: Logger.Level {
             switch self {
             case .unobservedFailure, .promiseDropped, .contextRanTaskTwice: return .error
-            case .promiseCompletedTwice, .futureCompletedTwice: return .warning
+            case .promiseCompletedTwice, .futureCompletedTwice, .nestedTask: return .warning
             }
         }
 
@@ -80,7 +82,7 @@
             switch self {
             case .promiseCompletedTwice, .futureCompletedTwice, .contextRanTaskTwice:
                 break
-            case .promiseDropped(let type, _, _):
+            case .promiseDropped(let type, _, _), .nestedTask(let type, _, _, _):
                 metadata["futures.type"] = .string(type)
             case .unobservedFailure(let type, let error, _, _, let trace):
                 metadata["futures.type"] = .string(type)
@@ -104,15 +106,16 @@
             case .promiseDropped: return "promiseDropped"
             case .contextRanTaskTwice: return "contextRanTaskTwice"
             case .unobservedFailure: return "unobservedFailure"
+            case .nestedTask: return "nestedTask"
             }
         }
 
         /// The site the diagnostic names, when it has one: where a promise was completed the second time,
-        /// or where a dropped promise or a failed future was created.
+        /// or where a dropped promise or a failed future was created, or where a task was nested.
         var site: (file: String, line: UInt)? {
             switch self {
             case .promiseCompletedTwice(let file, let line), .futureCompletedTwice(let file, let line),
-                .promiseDropped(_, let file, let line):
+                .promiseDropped(_, let file, let line), .nestedTask(_, _, let file, let line):
                 return (file, line)
             case .unobservedFailure(_, _, let file?, let line?, _):
                 return (file, line)
@@ -130,6 +133,7 @@
             case .contextRanTaskTwice:
                 return "execution context ran a callback's task twice; the second run was ignored"
             case .unobservedFailure: return "failed future deallocated without anyone looking at its failure"
+            case .nestedTask: return "a block returned a task to a value form; the result nests it"
             }
         }
     }

@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Futures
 

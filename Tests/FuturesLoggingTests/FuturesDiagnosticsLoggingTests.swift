@@ -148,16 +148,18 @@
                 .promiseDropped(type: "Promise<Int, E>", file: "c", line: 3),
                 .contextRanTaskTwice,
                 .unobservedFailure(type: "Future<Int, E>", error: "e", file: nil, line: nil),
+                .nestedTask(type: "BFTask<BFTask<Int>>", use: "continueWithTask", file: "d", line: 4),
             ]
-            #expect(all.map(\.defaultLogLevel) == [.warning, .warning, .error, .error, .error])
+            #expect(all.map(\.defaultLogLevel) == [.warning, .warning, .error, .error, .error, .warning])
             #expect(
                 all.map { $0.logMetadata["futures.diagnostic"]?.description }
                     == [
                         "promiseCompletedTwice", "futureCompletedTwice", "promiseDropped", "contextRanTaskTwice",
-                        "unobservedFailure",
+                        "unobservedFailure", "nestedTask",
                     ]
             )
-            #expect(all.map { $0.logMetadata["futures.line"]?.description } == ["1", "2", "3", nil, nil])
+            #expect(all.map { $0.logMetadata["futures.line"]?.description } == ["1", "2", "3", nil, nil, "4"])
+            #expect(all.last?.logMetadata["futures.type"]?.description == "BFTask<BFTask<Int>>")
         }
     }
 #endif

@@ -1,8 +1,8 @@
-// Type-checking budget for `BFTask` (`import Futures`): the chains of the issue and the shapes of the
+// Type-checking budget for `BFTask` (`import Bolts`): the chains of the issue and the shapes of the
 // Bolts guide — continuation blocks that receive the task, operators in `$0` blocks, annotated blocks,
 // tasks returned from blocks, executors and tokens, 3–6 steps. Not part of any target: type-checked by
 // scripts/check-type-checking.sh with a per-expression budget.
-import Futures
+import Bolts
 
 struct BudgetStudent: Sendable {
     var name: String

@@ -1,4 +1,5 @@
 import Benchmark
+import Bolts
 import Futures
 
 /// W1Task: W1 on the Bolts face. A task that already succeeded, three `continueOnSuccessWith` blocks and
@@ -26,7 +27,9 @@ public func registerFuturesW2sTask() {
         let sum = AtomicCounter()
         for _ in benchmark.scaledIterations {
             let source = BFTaskCompletionSource<Int>()
-            let second = source.task.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
+            let second = source.task.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in
+                task.result! + 1
+            }
             let third = second.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
             let fourth = third.continueOnSuccessWith(executor: .immediate) { (task: BFTask<Int>) in task.result! + 1 }
             fourth.continueWith(executor: .immediate) { (task: BFTask<Int>) in

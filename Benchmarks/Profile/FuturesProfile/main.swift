@@ -6,6 +6,7 @@
 //   swift build -c release --product FuturesProfile
 //   valgrind --tool=callgrind .build/release/FuturesProfile W2s 100000
 //   callgrind_annotate --inclusive=yes callgrind.out.<pid> | head -60
+import Bolts
 import Dispatch
 import Futures
 import NIOCore

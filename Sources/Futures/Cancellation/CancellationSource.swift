@@ -15,7 +15,7 @@
 public final class CancellationSource: Sendable {
     /// The handlers of the token; ``cancel()`` runs them, ``dispose()`` releases them.
     let cell = CancellationHub()
-    /// Bumped by every `cancel(afterDelay:)`, so only the latest scheduled cancellation fires.
+    /// Bumped by every call that schedules or stops a delayed cancellation, so only the latest fires.
     let delayGeneration = LockedBox<Int>(0)
     /// The timer task of the latest ``cancel(after:clock:)``, stopped when a later call replaces it.
     let delayTimer = LockedBox<(generation: Int, task: ClockTimer?)>((0, nil))
@@ -52,9 +52,7 @@ public final class CancellationSource: Sendable {
     ///
     /// - The handlers run on the timer's task, as with ``cancel()``. A zero or negative duration
     ///   cancels at once, on the calling thread. Durations longer than 10⁹ s are clamped.
-    /// - A new call, with this method or Bolts' `cancel(afterDelay:)`, replaces the cancellation
-    ///   scheduled before it (its timer is stopped); `cancel(afterDelay: -1)` stops it without scheduling
-    ///   another.
+    /// - A new call replaces the cancellation scheduled before it (its timer is stopped).
     /// - The timer keeps the source alive until it fires; it does nothing if the source was cancelled
     ///   or disposed meanwhile.
     public func cancel(after duration: Duration, clock: some Clock<Duration> = ContinuousClock()) {
@@ -80,6 +78,16 @@ public final class CancellationSource: Sendable {
             return replaced
         }
         stopped?.cancel()
+    }
+
+    /// Stops the cancellation that ``cancel(after:clock:)`` scheduled, if any, without scheduling another
+    /// (its timer is stopped and released), for a face whose spelling has such a call.
+    package func stopScheduledCancellation() {
+        let generation = delayGeneration.withValue { value -> Int in
+            value += 1
+            return value
+        }
+        stopDelayTimer(upTo: generation)?.cancel()
     }
 
     /// Takes the stored timer task if it belongs to a call no newer than `generation`.

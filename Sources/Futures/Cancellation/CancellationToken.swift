@@ -9,7 +9,7 @@
 /// the future's core cell:
 /// - a ``Promise``'s ``Promise/cancellationToken`` fires when someone calls
 ///   ``Future/requestCancellation()`` on its future;
-/// - a ``CancellationSource`` (and Bolts' ``BFCancellationTokenSource``) fires its ``CancellationSource/token``
+/// - a ``CancellationSource`` fires its ``CancellationSource/token``
 ///   when ``CancellationSource/cancel()`` is called;
 /// - ``Future/init(priority:operation:)`` turns a request into Swift task cancellation, and
 ///   ``Future/requestCancellation(when:)`` turns a token into a request.

@@ -16,4 +16,4 @@ public let maxStackDepthExecutionContext = ExecutionContext { task in
 }
 
 /// How many ``maxStackDepthExecutionContext`` tasks may nest on one thread before the next one hops.
-let maxStackDepthExecutionContextLimit = 20
+package let maxStackDepthExecutionContextLimit = 20

@@ -1,6 +1,6 @@
 /// A value guarded by a ``ParkingLock``; for rarely written process-wide settings.
 @usableFromInline
-final class LockedBox<Value: Sendable>: Sendable {
+package final class LockedBox<Value: Sendable>: Sendable {
     @usableFromInline
     let lock = ParkingLock()
     // Only accessed between `lock.lock()` and `lock.unlock()`, so never concurrently; and never two
@@ -12,12 +12,12 @@ final class LockedBox<Value: Sendable>: Sendable {
     nonisolated(unsafe) var storage: Value
 
     @inlinable
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.storage = value
     }
 
     @inlinable
-    var value: Value {
+    package var value: Value {
         get {
             lock.lock()
             defer { lock.unlock() }
@@ -38,7 +38,7 @@ final class LockedBox<Value: Sendable>: Sendable {
     /// the user's (overwrite or drop a value whose last reference it holds): move such values out and
     /// return them, so that the caller releases them after the lock.
     @inlinable
-    func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&storage)

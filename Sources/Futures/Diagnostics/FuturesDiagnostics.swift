@@ -25,6 +25,10 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// (else `nil`).
     /// See ``FuturesDiagnostics/unobservedFailures``.
     case unobservedFailure(type: String, error: String, file: String?, line: UInt?, trace: FailureTrace? = nil)
+    /// A block given at `file`:`line` to a continuation that takes a value returned a task, so the new
+    /// task, of type `type`, holds that task as its value and does not wait for it (a face's value form
+    /// whose task-returning form is `use`). The call goes on as written; write `use` to chain instead.
+    case nestedTask(type: String, use: String, file: String, line: UInt)
 
     /// A one-line, human-readable account of the misuse.
     public var description: String {
@@ -43,6 +47,9 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
             let steps = trace.map { "; failure trace: \($0)" } ?? ""
             return
                 "Futures: a failed \(type)\(origin) was deallocated without anyone looking at its failure: \(error)\(steps)"
+        case .nestedTask(let type, let use, let file, let line):
+            return
+                "Futures: the block given at \(file):\(line) returns a task, so the result is a nested \(type) that does not wait for it; use \(use) to chain"
         }
     }
 }

@@ -28,7 +28,7 @@ extension FuturesDiagnostics {
     /// A future counts as *observed* once anything took an interest in its result: a callback
     /// (`onComplete`, `onFailure`, `onSuccess`, …, even one removed later), a waiter (`get()`,
     /// `forced()`), a derived future (`map`, `recover`, `zip`, `sequence`, a ``ConcurrencyLimiter``
-    /// item, …), a BFTask continuation, or a read of ``Future/result``, ``Future/value`` or
+    /// item, a face's continuation, …), or a read of ``Future/result``, ``Future/value`` or
     /// ``Future/error``. Only a future that **failed** and was never observed is reported, exactly once,
     /// from its deallocation (on the thread that dropped the last reference; a task-local handler of
     /// ``withHandler(_:operation:)`` applies when that thread runs inside it). A failure that flows into a
@@ -44,7 +44,7 @@ extension FuturesDiagnostics {
     /// ``FuturesError/cancelled`` or `CancellationError` (also inside ``TimeoutError/failure(_:)`` or
     /// ``BrightFuturesError/external(_:)``) ended because someone asked — a
     /// ``Future/requestCancellation()`` that travelled to the work, a `timeout` that gave up on it, a
-    /// cancelled token, task or ``BFTask``. Nor is a failure with ``FuturesError/brokenPromise`` (also
+    /// cancelled token or task (a `BFTask` of the `Bolts` module too). Nor is a failure with ``FuturesError/brokenPromise`` (also
     /// inside those errors): a dropped promise caused it, and the drop was reported already, once, as
     /// ``FuturesDiagnostic/promiseDropped(type:file:line:)`` — the cause and its consequence in one
     /// report, for the promise's future and every future derived from it. An ``InvalidationToken``'s

@@ -1,3 +1,4 @@
+import Bolts
 import Foundation
 import Futures
 

@@ -118,51 +118,6 @@ struct CancellationTokenTests {
         #expect(token?.isCancellationRequested == false)
     }
 
-    @Test func cancelAfterDelayZeroCancelsAtOnce() {
-        let source = CancellationSource()
-        source.cancel(afterDelay: 0)
-        #expect(source.isCancellationRequested)
-    }
-
-    @Test func cancelAfterDelayCancelsWhenTheTimerFiresUnlessStoppedOrReplaced() {
-        // The timer is injected: the test fires it by hand instead of waiting.
-        let timers = Recorder<@Sendable () -> Void>()
-        let delays = Recorder<Int>()
-        func schedule(_ milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
-            delays.append(milliseconds)
-            timers.append(work)
-        }
-        let fires = CancellationSource()
-        fires.cancel(afterDelay: 50, schedule: schedule)
-        #expect(!fires.isCancellationRequested, "nothing happens before the timer fires")
-        timers.values[0]()
-        #expect(fires.isCancellationRequested)
-
-        let stopped = CancellationSource()
-        stopped.cancel(afterDelay: 50, schedule: schedule)
-        stopped.cancel(afterDelay: -1, schedule: schedule)
-        timers.values[1]()
-        #expect(!stopped.isCancellationRequested, "-1 stopped the scheduled cancellation")
-
-        let replaced = CancellationSource()
-        replaced.cancel(afterDelay: 50, schedule: schedule)
-        replaced.cancel(afterDelay: 70, schedule: schedule)
-        timers.values[2]()
-        #expect(!replaced.isCancellationRequested, "the first timer was replaced")
-        timers.values[3]()
-        #expect(replaced.isCancellationRequested)
-        #expect(delays.values == [50, 50, 50, 70])
-    }
-
-    @Test func cancelAfterDelayFiresOnAGlobalQueue() async {
-        let source = CancellationSource()
-        let fired = Promise<Void, Never>()
-        source.token.onCancellationRequested { fired.success(()) }
-        source.cancel(afterDelay: 1)
-        await fired.future.get()
-        #expect(source.isCancellationRequested)
-    }
-
     @Test func cancelAfterADurationOnAClock() async {
         let clock = TestClock()
         let source = CancellationSource()
@@ -191,12 +146,6 @@ struct CancellationTokenTests {
         #expect(!replaced.isCancellationRequested, "the first timer was replaced")
         await clock.advance(by: .seconds(1))
         await fired.future.get()
-
-        let stopped = CancellationSource()
-        stopped.cancel(after: .seconds(1), clock: clock)
-        stopped.cancel(afterDelay: -1)
-        await clock.advance(by: .seconds(5))
-        #expect(!stopped.isCancellationRequested, "Bolts' -1 stops a scheduled cancellation")
     }
 
     @Test func registrationDisposeAndCancelRaceSafely() {

@@ -264,7 +264,7 @@ private func waitUntil(_ condition: () -> Bool) async {
 @Suite("Requests reach inner futures made later")
 struct InnerFutureRequestTests {
     @Test(arguments: [
-        "flatMap", "recoverWith", "flatten", "SimpleFutures flatMap", "BFTask continueWith", "Deferred flatMap",
+        "flatMap", "recoverWith", "flatten", "SimpleFutures flatMap", "Deferred flatMap",
     ])
     func aRequestBeforeTheInnerFutureExistsReachesIt(_ form: String) {
         let outer = Promise<Int, any Error>()  // no cancellation handler: nobody upstream reacts
@@ -279,8 +279,6 @@ struct InnerFutureRequestTests {
         case "flatten": chain = outer.future.map(immediate) { _ in inner }.flatten()
         case "SimpleFutures flatMap":
             chain = outer.future.flatMap(context: immediate, mapping: { (_: Int) throws in inner })
-        case "BFTask continueWith":
-            chain = BFTask(outer.future).continueWithTask(executor: .immediate) { _ in BFTask(inner) }.future
         default:
             chain = Deferred(starting: { outer.future }).flatMap { _ in Deferred(starting: { inner }) }.run()
         }

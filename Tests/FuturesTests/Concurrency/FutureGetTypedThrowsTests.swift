@@ -71,21 +71,8 @@ struct FutureGetTypedThrowsTests {
         #expect(stopped is CancellationError)
     }
 
-    @Test func anUntypedFutureAndATaskThrowAnyError() async {
+    @Test func anUntypedFutureThrowsAnyError() async {
         let untyped = Future<Int, any Error>(error: LoadError.offline)
         await #expect(throws: LoadError.offline) { try await untyped.get(onTaskCancellation: .stopWaiting) }
-        let task = BFTask<Int>(error: LoadError.offline)
-        await #expect(throws: LoadError.offline) { try await task.get(onTaskCancellation: .requestCancellation) }
-        let pending = BFTaskCompletionSource<Int>()
-        let stopped = await inACancelledTask { () -> (any Error)? in
-            do {
-                _ = try await pending.task.get(onTaskCancellation: .stopWaiting)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        #expect(stopped is CancellationError)
-        pending.set(result: 0)
     }
 }

@@ -33,7 +33,7 @@ struct FutureOperationTests {
     }
 
     @Test func anAsyncOperationObservesTaskIsCancelledAfterTheTokenFires() async {
-        let source = BFCancellationTokenSource()
+        let source = CancellationSource()
         let started = Promise<Void, Never>()
         let observed = Promise<Bool, Never>()
         let future = Future { () async throws -> Int in

@@ -215,7 +215,7 @@
             #expect(chain.forced() == .success(200))
         }
 
-        // MARK: - Hops, limiter, Deferred, streams, BFTask
+        // MARK: - Hops, limiter, Deferred, streams
 
         @Test("Work handed to an execution context or a queue runs with the submitter's context", .hangGuard())
         func hops() {
@@ -290,26 +290,6 @@
             #expect(received.1.future.forced() == .success(1))
             expectChild("on queue", of: "subscriber")
             expectChild("inline", of: "subscriber")
-        }
-
-        @Test("BFTask continuations, on a pending and on a completed task", .hangGuard())
-        func taskContinuations() {
-            let source = BFTaskCompletionSource<Int>()
-            let (pending, completed) = tracer.withSpan("request") { _ in
-                (
-                    source.task.continueOnSuccessWith(executor: BFExecutor(dispatchQueue: queue)) {
-                        step("pending", $0.result! + 1)
-                    },
-                    BFTask(result: 1).continueOnSuccessWith(executor: .default) { step("completed", $0.result! + 1) }
-                )
-            }
-            DispatchQueue.global().async { source.set(result: 1) }
-            pending.waitUntilFinished()
-            completed.waitUntilFinished()
-            #expect(pending.result == 2)
-            #expect(completed.result == 2)
-            expectChild("pending", of: "request")
-            expectChild("completed", of: "request")
         }
     }
 

@@ -65,18 +65,6 @@ extension UnobservedFailureTests {
         #expect(found.isEmpty)
     }
 
-    @Test func cancelledTasksAreNotReported() {
-        let found = reports {
-            BFTaskCompletionSource<Int>().cancel()
-            let token = BFCancellationTokenSource()
-            token.cancel()
-            let source = BFTaskCompletionSource<Int>()
-            source.task.continueWith(executor: .immediate, block: { _ in 1 }, cancellationToken: token.token)
-            source.set(result: 1)
-        }
-        #expect(found.isEmpty)
-    }
-
     @Test(.hangGuard()) func aRealFailureAfterARequestIsStillReported() async {
         let input = work(failingWith: ComboError.first)
         let found = await reportsDroppingTimeout(asking: true) { input.future.timeout(after: .seconds(3600)) }

@@ -168,7 +168,7 @@ struct UnobservedFailureTests {
 
 /// Each way of looking at a future's failure.
 enum ObservationPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case onComplete, onFailure, onSuccess, map, recover, get, forced, result, error, sequence, settled, bfTask
+    case onComplete, onFailure, onSuccess, map, recover, get, forced, result, error, sequence, settled
 
     var testDescription: String { rawValue }
 
@@ -192,7 +192,6 @@ enum ObservationPath: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .error: _ = future.error
         case .sequence: _ = [future].sequence().recover(context: immediateExecutionContext) { _ in [] }
         case .settled: _ = [future].settled()
-        case .bfTask: _ = BFTask(future.mapError(immediateExecutionContext) { $0 as any Error }).continueWith { _ in 0 }
         }
     }
 }

@@ -15,13 +15,6 @@ extension Guarantees {
             if case .promiseDropped? = diagnostics.first {} else { Issue.record("got \(diagnostics)") }
         }
 
-        @Test func aDroppedTaskCompletionSourceFailsItsTaskAndIsReported() {
-            let (task, diagnostics) = gDiagnosing { BFTaskCompletionSource<Int>().task }
-            #expect(task.isCompleted)
-            #expect(task.future.result?.failureIsBrokenPromise == true)
-            #expect(diagnostics.count == 1)
-        }
-
         @Test func aDroppedNeverFailingPromiseStaysPendingAndReleasesItsCallbacks() {
             let held = LockedBox<Future<Int, Never>?>(nil)
             weak var weakProbe: GProbe?

@@ -19,16 +19,6 @@ private func downRecovering(_ n: Int) -> Future<Int, GError> {
         }
 }
 
-/// The same with Bolts continuations on the immediate executor.
-private func downTask(_ n: Int) -> BFTask<Int> {
-    n == 0
-        ? BFTask(result: 0)
-        : BFTask(result: n).continueOnSuccessWithTask(executor: .immediate) { (succeeded: BFTask<Int>) -> BFTask<Int> in
-            let value = succeeded.result!
-            return downTask(value - 1)
-        }
-}
-
 /// The same with `Deferred` steps: a recursion of `flatMap`s, run once at the end.
 private func downDeferred(_ n: Int) -> Deferred<Int, Never> {
     n == 0 ? .unit(0) : Deferred.unit(n).flatMap { downDeferred($0 - 1) }
@@ -132,26 +122,6 @@ extension Guarantees {
             }
             #expect(outcome.asked == 1)
             #expect(outcome.completed)
-        }
-
-        @Test(arguments: GRunner.allCases)
-        func aDeepChainOfImmediateContinuationsOnAPendingTaskCompletes(_ runner: GRunner) async {
-            let result = await runner.run { () -> Int? in
-                let source = BFTaskCompletionSource<Int>()
-                var last = source.task
-                for _ in 0..<Self.deep {
-                    last = last.continueWith(executor: .immediate) { (task: BFTask<Int>) -> Int in task.result! + 1 }
-                }
-                source.set(result: 0)
-                return last.result
-            }
-            #expect(result == Self.deep)
-        }
-
-        @Test(arguments: GRunner.allCases)
-        func aDeepContinuationRecursionReturnsSynchronously(_ runner: GRunner) async {
-            let result = await runner.run { downTask(Self.deep).result }
-            #expect(result == 0)
         }
 
         @Test(arguments: GRunner.allCases)

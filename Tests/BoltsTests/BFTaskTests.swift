@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Foundation
 import Testing
@@ -407,7 +408,7 @@ struct BFExecutorTests {
     }
 }
 
-@Suite("BFTask: all, any, delay, conversions")
+@Suite("BFTask: all, any, conversions")
 struct BFTaskCombinationTests {
     @Test func allSucceedsWhenEveryTaskSucceedsWhateverTheirTypes() {
         let numbers = BFTaskCompletionSource<Int>()
@@ -517,29 +518,6 @@ struct BFTaskCombinationTests {
         #expect((whenAny([]).error as? FuturesError) == .noSuchElement)
         let untyped = BFTask(forCompletionOfAnyTask: [BFTask(result: 1), BFTask(result: "one")])
         #expect(type(of: untyped) == BFTask<any Sendable>.self, "without a type, the result is kept")
-    }
-
-    @Test func aDelayCompletesLater() async throws {
-        let delayed = BFTask(delay: 1)
-        try await delayed.get()
-        #expect(delayed.isCompleted && !delayed.isCancelled)
-    }
-
-    @Test func aTokenCancelsADelayAtOnce() {
-        let source = BFCancellationTokenSource()
-        let delayed = BFTask(delay: 3_600_000, cancellationToken: source.token)
-        #expect(storedEntryCount(source.cell) == 1)
-        source.cancel()
-        #expect(delayed.isCancelled, "cancelled on the cancelling thread, without waiting for the timer")
-        #expect(storedEntryCount(source.cell) == 0)
-        let alreadyCancelled = BFTask(delay: 1, cancellationToken: source.token)
-        #expect(alreadyCancelled.isCancelled)
-    }
-
-    @Test func aFiredDelayUnregistersFromItsToken() async throws {
-        let source = BFCancellationTokenSource()
-        try await BFTask(delay: 1, cancellationToken: source.token).get()
-        #expect(storedEntryCount(source.cell) == 0)
     }
 
     @Test func aFutureViewedAsATaskIsTheSameCell() {

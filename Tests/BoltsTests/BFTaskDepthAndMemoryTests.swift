@@ -1,3 +1,4 @@
+import Bolts
 import Testing
 
 @testable import Futures

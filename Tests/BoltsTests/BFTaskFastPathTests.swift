@@ -1,3 +1,4 @@
+import Bolts
 import Testing
 
 @testable import Futures
@@ -173,10 +174,21 @@ struct BFTaskFastPathTests {
                 ran.increment()
                 return task.result!
             }
-            let chainForm = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) in
-                let value = succeeded.result!
-                ran.increment()
-                return BFTask(result: value)
+            // A task-returning block given to the value form nests (reported at the call), and still passes
+            // the fault or the cancellation through.
+            var chainForm: BFTask<BFTask<Int>>!
+            let reported = diagnostics {
+                chainForm = task.continueOnSuccessWith(executor: entry.executor) { (succeeded: BFTask<Int>) in
+                    let value = succeeded.result!
+                    ran.increment()
+                    return BFTask(result: value)
+                }
+            }
+            #expect(reported.count == 1)
+            if case .nestedTask(let type, let use, _, _)? = reported.first {
+                #expect(type == "BFTask<BFTask<Int>>" && use == "continueOnSuccessWithTask")
+            } else {
+                Issue.record("got \(reported)")
             }
             complete()
             seen += [Self.state(valueForm), Self.state(taskForm), Self.state(chainForm)]

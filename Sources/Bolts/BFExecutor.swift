@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
+import Futures
 
-/// Where a Bolts continuation runs: Bolts' `BFExecutor`, built on ``ExecutionContext``.
+/// Where a Bolts continuation runs: Bolts' `BFExecutor`, built on `ExecutionContext`.
 ///
 /// An executor only decides *where* a block runs; cancellation tokens decide *whether*.
 ///
@@ -41,11 +42,11 @@ public struct BFExecutor: Sendable {
     /// Bolts' default executor: runs the block at once, on the thread that completed the task (or
     /// that added the continuation), until ``maxInlineDepth`` such blocks are nested on this thread's
     /// stack; deeper, it hops to a global dispatch queue, so long synchronous chains cannot overflow
-    /// the stack. It is the library's ``maxStackDepthExecutionContext``.
+    /// the stack. It is the library's `maxStackDepthExecutionContext`.
     public static let `default` = BFExecutor(context: maxStackDepthExecutionContext)
 
     /// How many blocks ``default`` nests on one thread before it hops to a queue (20, as in Bolts);
-    /// shared with ``maxStackDepthExecutionContext``, which ``default`` is.
+    /// shared with `maxStackDepthExecutionContext`, which ``default`` is.
     public static var maxInlineDepth: Int { maxStackDepthExecutionContextLimit }
 
     /// Runs every block at once, on the calling thread (Bolts' `immediateExecutor`). Stack-safe: the
@@ -53,15 +54,8 @@ public struct BFExecutor: Sendable {
     public static let immediate = BFExecutor(context: immediateExecutionContext)
 
     /// Runs blocks on the main thread: at once if already on it, otherwise asynchronously on the main
-    /// queue (Bolts' `mainThreadExecutor`).
-    public static let mainThread = BFExecutor(
-        context: ExecutionContext { block in
-            if Thread.isMainThread {
-                block()
-            } else {
-                DispatchQueue.main.async(execute: block)
-            }
-        })
+    /// queue (Bolts' `mainThreadExecutor`). It is the library's `immediateOnMainExecutionContext`.
+    public static let mainThread = BFExecutor(context: immediateOnMainExecutionContext)
 
     /// Runs `block` on this executor.
     public func execute(_ block: @escaping @Sendable () -> Void) {

@@ -1,3 +1,5 @@
+import Futures
+
 /// Bolts-Swift's success blocks, which received the value: `BFTask` speaks Objective-C Bolts' dialect,
 /// whose success block receives the task. Unavailable, so that such a block gets a message saying what to
 /// write instead; the compiler never considers these declarations for code that compiles.
@@ -21,10 +23,11 @@ extension BFTask {
 /// A block returning a `BFTask` to `continueWith` or `continueOnSuccessWith`: those take value-returning
 /// blocks; the chaining forms are `continueWithTask` and `continueOnSuccessWithTask`. Unavailable, so that
 /// code whose types need the chained task gets a message naming the form to use; the compiler never
-/// considers these declarations for code that compiles. (Code that wants the nested `BFTask<BFTask<V>>`
-/// still gets it from the value form.)
+/// considers these declarations for code that compiles. (Where the types allow it, such a block still
+/// compiles against the value form, nested as a `BFTask<BFTask<V>>`: that call reports
+/// `FuturesDiagnostic.nestedTask` with its site.)
 extension BFTask {
-    /// A task-returning block: use ``continueWithTask(executor:block:cancellationToken:)``.
+    /// A task-returning block: use ``continueWithTask(executor:block:cancellationToken:file:line:)``.
     @available(*, unavailable, renamed: "continueWithTask(executor:block:cancellationToken:)")
     @discardableResult
     public func continueWith<V>(
@@ -35,7 +38,7 @@ extension BFTask {
         fatalError("unavailable")
     }
 
-    /// A task-returning block: use ``continueWithTask(executor:cancellationToken:block:)``.
+    /// A task-returning block: use ``continueWithTask(executor:cancellationToken:block:file:line:)``.
     @available(*, unavailable, renamed: "continueWithTask(executor:cancellationToken:block:)")
     @discardableResult
     public func continueWith<V>(
@@ -46,7 +49,7 @@ extension BFTask {
         fatalError("unavailable")
     }
 
-    /// A task-returning block: use ``continueOnSuccessWithTask(executor:block:cancellationToken:)``.
+    /// A task-returning block: use ``continueOnSuccessWithTask(executor:block:cancellationToken:file:line:)``.
     @available(*, unavailable, renamed: "continueOnSuccessWithTask(executor:block:cancellationToken:)")
     @discardableResult
     public func continueOnSuccessWith<V>(
@@ -57,7 +60,7 @@ extension BFTask {
         fatalError("unavailable")
     }
 
-    /// A task-returning block: use ``continueOnSuccessWithTask(executor:cancellationToken:block:)``.
+    /// A task-returning block: use ``continueOnSuccessWithTask(executor:cancellationToken:block:file:line:)``.
     @available(*, unavailable, renamed: "continueOnSuccessWithTask(executor:cancellationToken:block:)")
     @discardableResult
     public func continueOnSuccessWith<V>(

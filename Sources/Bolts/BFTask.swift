@@ -1,9 +1,11 @@
+import Futures
+
 /// Bolts' `BFTask`: the result of an asynchronous operation, with three terminal states —
 /// succeeded with a ``result``, faulted with an ``error``, or ``isCancelled``.
 ///
 /// A task is a thin face over the library's core cell: it *is* a `Future<T, any Error>` (see
-/// ``future``), where cancellation is stored as the failure ``FuturesError/cancelled``. An
-/// error that means cancellation (``FuturesError/cancelled`` or Swift's `CancellationError`) reads
+/// ``future``), where cancellation is stored as the failure `FuturesError.cancelled`. An
+/// error that means cancellation (`FuturesError.cancelled` or Swift's `CancellationError`) reads
 /// as cancelled, never as faulted. So `BFTask(future)` and `Future(task)` are free, and everything
 /// the library does for futures (stack safety, ordering, memory, cancellation requests) holds here.
 ///
@@ -22,7 +24,7 @@
 /// Tasks are values; copies share the same underlying cell. A task does not retain the tasks it
 /// was continued from, and releases its continuation blocks as soon as they have run.
 public struct BFTask<T: Sendable>: Sendable {
-    /// The core cell: this task as a future. Cancelled ⇄ failed with ``FuturesError/cancelled``.
+    /// The core cell: this task as a future. Cancelled ⇄ failed with `FuturesError.cancelled`.
     public let future: Future<T, any Error>
 
     @inlinable
@@ -93,14 +95,14 @@ public struct BFTask<T: Sendable>: Sendable {
     }
 
     /// Waits without blocking a thread; returns the result, or throws the error, or throws
-    /// ``FuturesError/cancelled`` if the task was cancelled. Ignores cancellation of the awaiting
-    /// Swift task, as ``Future/get()`` does.
+    /// `FuturesError.cancelled` if the task was cancelled. Ignores cancellation of the awaiting
+    /// Swift task, as `Future.get()` does.
     public func get() async throws -> T {
         try await future.get()
     }
 
     /// Waits like ``get()`` and reacts to cancellation of the awaiting Swift task as `policy` says (see
-    /// ``Future/get(onTaskCancellation:)``): `.stopWaiting` throws `CancellationError` and leaves nothing
+    /// `Future.get(onTaskCancellation:)`): `.stopWaiting` throws `CancellationError` and leaves nothing
     /// behind; `.requestCancellation` asks the task's producer to stop (a ``BFTaskCompletionSource``
     /// observes it through ``BFTaskCompletionSource/cancellationToken``) and waits for its answer.
     public func get<Thrown: Error>(
@@ -112,7 +114,7 @@ public struct BFTask<T: Sendable>: Sendable {
     // MARK: - Conversions
 
     /// Views `future` as a task; no copy, the task and the future are the same cell. A failure with
-    /// ``FuturesError/cancelled`` or `CancellationError` reads as cancelled.
+    /// `FuturesError.cancelled` or `CancellationError` reads as cancelled.
     public init(_ future: Future<T, any Error>) {
         self.future = future
     }
@@ -122,17 +124,17 @@ public struct BFTask<T: Sendable>: Sendable {
     /// asked (GUARANTEES.md G8), so a future shared with someone who still waits keeps running.
     public init<E: Error>(_ future: Future<T, E>) {
         let erased = Future<T, any Error>()
-        erased.depend(on: future) { result in erased.complete(result.mapError { $0 }) }
+        erased.depend(upon: future, immediateExecutionContext) { result in erased.complete(result.mapError { $0 }) }
         self.future = erased
     }
 }
 
 extension Future where E == any Error {
     /// A future for `task`: succeeds with its result, fails with its error, and fails with
-    /// ``FuturesError/cancelled`` if the task was cancelled.
+    /// `FuturesError.cancelled` if the task was cancelled.
     ///
     /// The returned future is a new face on the same result, and one consumer of the task's own cell:
-    /// ``Future/requestCancellation()`` on it reaches the cell (so a ``BFTaskCompletionSource`` producer
+    /// `Future.requestCancellation()` on it reaches the cell (so a ``BFTaskCompletionSource`` producer
     /// observes it) once every consumer of the cell has asked (GUARANTEES.md G8). Use ``BFTask/future``
     /// to get the task's cell itself.
     public convenience init(_ task: BFTask<T>) {

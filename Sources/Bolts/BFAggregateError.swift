@@ -1,3 +1,5 @@
+import Futures
+
 /// Several errors reported together by ``BFTask/init(forCompletionOfAllTasks:)`` and its relatives
 /// (Bolts' `BFTaskErrorDomain` / `kBFMultipleErrorsError`, whose `userInfo["errors"]` it replaces).
 ///

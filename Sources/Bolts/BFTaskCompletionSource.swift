@@ -1,3 +1,5 @@
+import Futures
+
 /// Bolts' `BFTaskCompletionSource`: the write end of a ``BFTask``, for wrapping callback APIs.
 ///
 /// ```swift
@@ -10,14 +12,14 @@
 /// }
 /// ```
 ///
-/// Built on a ``Promise`` of `Future<T, any Error>`, so it follows the library's misuse rules:
+/// Built on a `Promise` of `Future<T, any Error>`, so it follows the library's misuse rules:
 /// - **Setting twice** with ``set(result:file:line:)``, ``set(error:file:line:)`` or
 ///   ``cancel(file:line:)``: the first outcome stays; the second is ignored and reported as
-///   ``FuturesDiagnostic/promiseCompletedTwice(file:line:)`` (Bolts raised an exception). Use the
+///   `FuturesDiagnostic.promiseCompletedTwice(file:line:)` (Bolts raised an exception). Use the
 ///   `trySet` forms where racing completers are expected: they return `false`.
 /// - **Dropping** the source without completing its task: reported as
-///   ``FuturesDiagnostic/promiseDropped(type:file:line:)`` and the task faults with
-///   ``FuturesError/brokenPromise`` (Bolts left it pending forever).
+///   `FuturesDiagnostic.promiseDropped(type:file:line:)` and the task faults with
+///   `FuturesError.brokenPromise` (Bolts left it pending forever).
 ///
 /// Consumers can ask the producer to stop with `Future(task).requestCancellation()` (or
 /// `task.future.requestCancellation()`); the producer observes it through ``cancellationToken``.

@@ -1,0 +1,46 @@
+import Futures
+
+extension BFTask where T == Void {
+    /// A task that succeeds after `milliseconds` on `clock` (Bolts' `taskWithDelay:cancellationToken:`).
+    ///
+    /// The timer is the core's: a Swift task sleeping on `clock` (the continuous clock unless you pass
+    /// another, such as a test clock that you advance by hand). The task succeeds on that Swift task, so
+    /// continuations on ``BFExecutor/default`` start there. If `cancellationToken` fires first, the task is
+    /// cancelled at once (on the cancelling thread) and the timer is stopped and released; if the token is
+    /// already cancelled, the task is cancelled from the start. A delay of 0 or less still completes
+    /// asynchronously; delays longer than 10⁹ s are clamped.
+    public init(
+        delay milliseconds: Int,
+        cancellationToken: BFCancellationToken? = nil,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) {
+        if cancellationToken?.isCancellationRequested == true {
+            self = .cancelled()
+            return
+        }
+        let future = Future<Void, any Error>()
+        let registration = LockedBox<CancellationRegistration?>(nil)
+        let timer = ClockTimer(after: .milliseconds(milliseconds), on: clock) {
+            future.complete(.success(()))
+            registration.withValue { taken -> CancellationRegistration? in
+                defer { taken = nil }
+                return taken
+            }?.dispose()
+        }
+        if let cancellationToken {
+            let observer = cancellationToken.onCancellationRequested {
+                future.complete(.failure(FuturesError.cancelled))
+                timer.cancel()
+            }
+            // The timer may have fired before the registration was stored: then it is disposed here.
+            if !registration.withValue({ stored in
+                guard !future.isCompleted else { return false }
+                stored = observer
+                return true
+            }) {
+                observer.dispose()
+            }
+        }
+        self.init(future: future)
+    }
+}
