@@ -1,6 +1,7 @@
-/// A value guarded by a ``ParkingLock``; for rarely written process-wide settings.
+/// A value guarded by a ``ParkingLock``; for rarely written process-wide settings. `package`: the
+/// interop modules of this package keep their small state in it too (one lock for the whole package).
 @usableFromInline
-final class LockedBox<Value: Sendable>: Sendable {
+package final class LockedBox<Value: Sendable>: Sendable {
     @usableFromInline
     let lock = ParkingLock()
     // Only accessed between `lock.lock()` and `lock.unlock()`, so never concurrently; and never two
@@ -12,12 +13,12 @@ final class LockedBox<Value: Sendable>: Sendable {
     nonisolated(unsafe) var storage: Value
 
     @inlinable
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.storage = value
     }
 
     @inlinable
-    var value: Value {
+    package var value: Value {
         get {
             lock.lock()
             defer { lock.unlock() }
@@ -38,7 +39,7 @@ final class LockedBox<Value: Sendable>: Sendable {
     /// the user's (overwrite or drop a value whose last reference it holds): move such values out and
     /// return them, so that the caller releases them after the lock.
     @inlinable
-    func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&storage)
