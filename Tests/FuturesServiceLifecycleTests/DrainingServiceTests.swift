@@ -59,10 +59,36 @@
         var future: Future<Int, any Error> { promise.future }
     }
 
+    /// A stand-in for a server: once the group runs its services (so its signal handlers are installed), it
+    /// raises SIGTERM in this process, then waits for the graceful shutdown.
+    struct SignalingServer: Service {
+        func run() async throws {
+            kill(getpid(), SIGTERM)
+            try? await gracefulShutdown()
+        }
+    }
+
     let quietLogger = Logger(label: "futures.tests.lifecycle") { _ in SwiftLogNoOpLogHandler() }
 
-    @Suite("DrainingService", .hangGuard())
+    /// Serialized: the tests that raise SIGTERM must not run at once (one group could take the other's
+    /// signal, and finish before its own arrives).
+    @Suite("DrainingService", .hangGuard(), .serialized)
     struct DrainingServiceTests {
+        @Test("The recipe of the DrainingOnShutdown article, with a real SIGTERM")
+        func theRecipe() async throws {
+            let logger = quietLogger
+            let server = SignalingServer()
+            let limiter = ConcurrencyLimiter(maxConcurrent: 8)
+            let inFlight = InFlightFutures()
+            let drain = DrainingService(
+                limiters: [limiter], inFlight: [inFlight], deadline: .seconds(10), logger: logger)
+            let group = ServiceGroup(
+                configuration: .init(services: [server, drain], gracefulShutdownSignals: [.sigterm], logger: logger))
+            try await group.run()  // SIGTERM: drain, then return
+            #expect(await drain.report.get().drained)
+            #expect(limiter.isClosed && inFlight.isClosed)
+        }
+
         @Test("SIGTERM: submissions are refused, in-flight work is asked and drained, run() returns")
         func drainsOnSignal() async throws {
             let limiter = ConcurrencyLimiter(maxConcurrent: 1)
