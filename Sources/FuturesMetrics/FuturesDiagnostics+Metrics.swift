@@ -34,7 +34,7 @@
         ///   - dimensions: More dimensions for the counter, after `kind`.
         ///   - factory: Where the counter is made: `MetricsSystem.factory` by default.
         ///   - next: Receives each diagnostic after it was counted: standard error by default
-        ///     (``Futures/FuturesDiagnostics/standardErrorHandler``), another handler to log it, or `nil` to
+        ///     (`FuturesDiagnostics.standardErrorHandler`), another handler to log it, or `nil` to
         ///     count only.
         public static func metrics(
             dimensions: [(String, String)] = [],

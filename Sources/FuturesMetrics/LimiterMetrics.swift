@@ -3,7 +3,7 @@
     import Futures
     import Metrics
 
-    /// Records a ``Futures/ConcurrencyLimiter``'s activity in swift-metrics: how many items run and wait,
+    /// Records a `ConcurrencyLimiter`'s activity in swift-metrics: how many items run and wait,
     /// how long they wait and run, how many were removed unrun or refused.
     ///
     /// Pass it as the limiter's observer:
@@ -26,7 +26,7 @@
     ///
     /// The meters move by one per event (increments and decrements), so they are exact whenever the limiter
     /// is quiet, whatever order events of different threads arrive in (see
-    /// ``Futures/ConcurrencyLimiterObserver``).
+    /// `ConcurrencyLimiterObserver`).
     ///
     /// ## Cost
     /// The metric handles are made once, here, with `factory`. Each event then costs what the backend

@@ -21,13 +21,13 @@
     /// ## What happens on shutdown
     /// ``run()`` waits for the group's graceful shutdown (a signal in `gracefulShutdownSignals`, or
     /// `ServiceGroup.triggerGracefulShutdown()`). Then, in order:
-    /// 1. Each limiter is closed (``Futures/ConcurrencyLimiter/close()``): later submissions fail at once
-    ///    (``Futures/FuturesError/cancelled`` where their type can hold it) without running, queued work is
+    /// 1. Each limiter is closed (`ConcurrencyLimiter.close()`): later submissions fail at once
+    ///    (`FuturesError.cancelled` where their type can hold it) without running, queued work is
     ///    dropped unrun, and running work is asked to cancel through its item's future, one consumer of the
     ///    work's future (GUARANTEES.md G8).
     /// 2. Each registry is closed (``InFlightFutures/close()``): later additions are asked at once, and
     ///    every future in flight gets a `requestCancellation()`.
-    /// 3. It waits until every limiter and registry is idle (``Futures/ConcurrencyLimiter/whenIdle()``,
+    /// 3. It waits until every limiter and registry is idle (`ConcurrencyLimiter.whenIdle()`,
     ///    ``InFlightFutures/whenIdle()``) — the producers decide how their work ends — or until `deadline`
     ///    has passed on `clock`, whichever comes first.
     /// 4. It completes ``report`` (what drained and what was left), logs it when it has a logger (a

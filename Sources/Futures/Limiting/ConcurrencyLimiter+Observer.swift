@@ -63,9 +63,10 @@ extension ConcurrencyLimiter {
     /// ```
     ///
     /// On an open limiter it completes the next time it is idle, even if work is submitted again right
-    /// after. Calls made while it is busy share one future, which the limiter holds until then; it runs its
-    /// callbacks on the thread that completed the last work's future (see ``Future/onComplete(_:callback:)``). A
-    /// cancellation request on it does nothing (it cannot fail); to stop waiting, stop using it.
+    /// after. Calls made while it is busy share one future, which the limiter holds until then; it completes
+    /// on the thread that completed the last work's future, after that item's own future (see
+    /// ``Future/onComplete(_:callback:)-(ExecutionContext,_)`` for where callbacks run). A cancellation request
+    /// on it does nothing (it cannot fail); to stop waiting, stop using it.
     public func whenIdle() -> Future<Void, Never> {
         let fresh = Future<Void, Never>()  // allocated before locking
         let waiter = state.withValue { state -> Future<Void, Never>? in

@@ -66,7 +66,7 @@ import Synchronization
 ///
 /// ## Observing it
 /// ``whenIdle()`` completes when nothing runs or waits (after ``close()``: when the running work has
-/// drained). An ``ConcurrencyLimiterObserver`` passed to ``init(maxConcurrent:startingOn:observer:)``
+/// drained). A ``ConcurrencyLimiterObserver`` passed to ``init(maxConcurrent:startingOn:observer:)``
 /// hears each item wait, start, finish and be removed, with how long it waited and ran (the `Metrics` trait's
 /// `FuturesMetrics` records them); without one, the limiter pays a single `nil` check per event.
 ///
