@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "FuturesCombine", targets: ["FuturesCombine"]),
         .library(name: "FuturesLogging", targets: ["FuturesLogging"]),
         .library(name: "Bolts", targets: ["Bolts"]),
+        .library(name: "FuturesServiceLifecycle", targets: ["FuturesServiceLifecycle"]),
+        .library(name: "FuturesMetrics", targets: ["FuturesMetrics"]),
+        .library(name: "FuturesTracing", targets: ["FuturesTracing"]),
         .library(name: "BoltsSwift", targets: ["BoltsSwift"]),
         .library(name: "BrightFutures", targets: ["BrightFutures"]),
         .library(name: "SimpleFutures", targets: ["SimpleFutures"]),
@@ -18,8 +21,9 @@ let package = Package(
     // Opt-in interop, each behind a trait so that a client fetches nothing it does not use: the `Futures`
     // library has no dependencies; enable `NIO` for `FuturesNIO` (SwiftNIO) and `Combine` for
     // `FuturesCombine` (OpenCombine off Apple platforms), `Logging` for `FuturesLogging` (swift-log); enable
-    // `ServiceContext` to carry the trace context (swift-service-context) through every chain. Nothing is
-    // enabled by default.
+    // `ServiceContext` to carry the trace context (swift-service-context) through every chain, `Tracing` for
+    // `FuturesTracing` (spans as long as a future), `Metrics` for `FuturesMetrics` (swift-metrics) and
+    // `ServiceLifecycle` for `FuturesServiceLifecycle` (graceful shutdown). Nothing is enabled by default.
     traits: [
         .trait(name: "NIO", description: "FuturesNIO: EventLoopFuture interop (fetches swift-nio)."),
         .trait(
@@ -35,6 +39,22 @@ let package = Package(
             description:
                 "Trace context through every chain: callbacks run with the ServiceContext current where they were registered (fetches swift-service-context)."
         ),
+        .trait(
+            name: "Tracing",
+            description:
+                "FuturesTracing: spans that end when a future completes (fetches swift-distributed-tracing; enables ServiceContext).",
+            enabledTraits: ["ServiceContext"]
+        ),
+        .trait(
+            name: "Metrics",
+            description:
+                "FuturesMetrics: ConcurrencyLimiter and FuturesDiagnostics metrics (fetches swift-metrics)."
+        ),
+        .trait(
+            name: "ServiceLifecycle",
+            description:
+                "FuturesServiceLifecycle: drain limiters and in-flight futures on graceful shutdown (fetches swift-service-lifecycle, with swift-log and swift-async-algorithms)."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -44,9 +64,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Under the `ServiceContext` trait only: the task-local trace context that callbacks carry.
         .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
-        // Test-only, under the `ServiceContext` trait: spans recorded in memory (`InMemoryTracing`) for the
-        // trace-context tests. (swift-service-context itself depends on it for the `ServiceContext` type.)
+        // Under the `Tracing` trait: `FuturesTracing` starts spans (`Tracing`). Test-only under the
+        // `ServiceContext` trait: spans recorded in memory (`InMemoryTracing`) for the trace-context tests.
+        // (swift-service-context itself depends on it for the `ServiceContext` type.)
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Under the `Metrics` trait only: `FuturesMetrics` records through swift-metrics' API.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // Under the `ServiceLifecycle` trait only: `FuturesServiceLifecycle` is a `Service` of a `ServiceGroup`.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Documentation only (`swift package generate-documentation`); adds nothing to any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Test-only: `TestClock` lets the time-based tests advance virtual time instead of sleeping.
@@ -101,6 +126,34 @@ let package = Package(
         .target(
             name: "Bolts",
             dependencies: ["Futures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "FuturesServiceLifecycle",
+            dependencies: [
+                "Futures",
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "FuturesMetrics",
+            dependencies: [
+                "Futures",
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "FuturesTracing",
+            dependencies: [
+                "Futures",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Bolts-Swift's API (`import BoltsSwift`: `Task`, `TaskCompletionSource`, `Executor`), a face over `Futures`.
@@ -205,6 +258,47 @@ let package = Package(
                     package: "swift-distributed-tracing",
                     condition: .when(traits: ["ServiceContext"])
                 ),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "FuturesServiceLifecycleTests",
+            dependencies: [
+                "FuturesServiceLifecycle",
+                "Futures",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])),
+                .product(
+                    name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "FuturesMetricsTests",
+            dependencies: [
+                "FuturesMetrics",
+                "Futures",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "FuturesTracingTests",
+            dependencies: [
+                "FuturesTracing",
+                "Futures",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

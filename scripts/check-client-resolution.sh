@@ -2,8 +2,10 @@
 # Client resolution check (issue 13): a package that depends only on the `Futures` product must fetch
 # nothing else. Builds a throwaway client in a temporary folder that depends on this repository by path,
 # and fails if its Package.resolved pins any package. Then, as a control that the check can fail, resolves
-# a client that enables the `NIO`, `Combine` and `ServiceContext` traits and expects swift-nio, OpenCombine and
-# swift-service-context (with swift-distributed-tracing, where its `ServiceContext` type lives) to be pinned.
+# a client that enables every trait (`NIO`, `Combine`, `Logging`, `ServiceContext`, `Tracing`, `Metrics`,
+# `ServiceLifecycle`) and expects swift-nio, OpenCombine, swift-log, swift-service-context (with
+# swift-distributed-tracing, where its `ServiceContext` type and `Tracing` live), swift-metrics and
+# swift-service-lifecycle to be pinned.
 #
 #   scripts/check-client-resolution.sh            # resolve + build the plain client, resolve the control
 #   scripts/check-client-resolution.sh --no-build # resolution only (faster)
@@ -70,12 +72,13 @@ if [[ $build -eq 1 ]]; then
     (cd "$work/plain" && swift build && swift run Client)
 fi
 
-echo "== control: a client enabling the NIO, Combine, Logging and ServiceContext traits"
-make_client "$work/traits" ', traits: ["NIO", "Combine", "Logging", "ServiceContext"]'
+echo "== control: a client enabling every trait"
+make_client "$work/traits" ', traits: ["NIO", "Combine", "Logging", "ServiceContext", "Tracing", "Metrics", "ServiceLifecycle"]'
 (cd "$work/traits" && swift package resolve)
 fetched=$(pins "$work/traits")
 echo "$fetched"
-for expected in swift-nio opencombine swift-log swift-service-context swift-distributed-tracing; do
+for expected in swift-nio opencombine swift-log swift-service-context swift-distributed-tracing swift-metrics \
+    swift-service-lifecycle; do
     if ! grep -qx "$expected" <<<"$fetched"; then
         echo "FAIL: the control client did not pin $expected: the check cannot see fetched packages" >&2
         exit 1

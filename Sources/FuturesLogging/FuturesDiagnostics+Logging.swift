@@ -98,18 +98,6 @@
             return metadata
         }
 
-        /// The kind of the diagnostic, as its case name (the `futures.diagnostic` metadata value).
-        var kind: String {
-            switch self {
-            case .promiseCompletedTwice: return "promiseCompletedTwice"
-            case .futureCompletedTwice: return "futureCompletedTwice"
-            case .promiseDropped: return "promiseDropped"
-            case .contextRanTaskTwice: return "contextRanTaskTwice"
-            case .unobservedFailure: return "unobservedFailure"
-            case .nestedTask: return "nestedTask"
-            }
-        }
-
         /// The site the diagnostic names, when it has one: where a promise was completed the second time,
         /// or where a dropped promise or a failed future was created, or where a task was nested.
         var site: (file: String, line: UInt)? {

@@ -1,4 +1,5 @@
-/// A value guarded by a ``ParkingLock``; for rarely written process-wide settings.
+/// A value guarded by a ``ParkingLock``; for rarely written process-wide settings. `package`: the
+/// interop modules of this package keep their small state in it too (one lock for the whole package).
 @usableFromInline
 package final class LockedBox<Value: Sendable>: Sendable {
     @usableFromInline

@@ -30,6 +30,19 @@ public enum FuturesDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// whose task-returning form is `use`). The call goes on as written; write `use` to chain instead.
     case nestedTask(type: String, use: String, file: String, line: UInt)
 
+    /// The kind of the diagnostic, as its case name: `promiseCompletedTwice`, `futureCompletedTwice`,
+    /// `promiseDropped`, `contextRanTaskTwice` or `unobservedFailure`. A stable label for logs and metrics.
+    public var kind: String {
+        switch self {
+        case .promiseCompletedTwice: return "promiseCompletedTwice"
+        case .futureCompletedTwice: return "futureCompletedTwice"
+        case .promiseDropped: return "promiseDropped"
+        case .contextRanTaskTwice: return "contextRanTaskTwice"
+        case .unobservedFailure: return "unobservedFailure"
+        case .nestedTask: return "nestedTask"
+        }
+    }
+
     /// A one-line, human-readable account of the misuse.
     public var description: String {
         switch self {
@@ -90,13 +103,15 @@ public enum FuturesDiagnostics {
         try await $taskHandler.withValue(handler, operation: operation, isolation: isolation)
     }
 
+    /// The default handler: writes each diagnostic's ``FuturesDiagnostic/description`` as one line to
+    /// standard error. Handlers that add to the default (counting diagnostics, say) pass them on to it.
+    public static let standardErrorHandler: Handler = { diagnostic in
+        FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+    }
+
     /// Sends `diagnostic` to the current handler.
     @usableFromInline
     package static func report(_ diagnostic: FuturesDiagnostic) {
-        if let handler = taskHandler ?? processHandler.value {
-            handler(diagnostic)
-        } else {
-            FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-        }
+        (taskHandler ?? processHandler.value ?? standardErrorHandler)(diagnostic)
     }
 }

@@ -120,6 +120,14 @@ extension FuturesDiagnostics {
         PendingFutureRegistry.state.withValue { $0.leftOut }
     }
 
+    /// How many tracked futures are pending now (0 while ``tracksPendingFutures`` is off): the number of
+    /// futures ``pendingFutures()`` would list, chains and dependents together, without building them.
+    ///
+    /// Cost: one short lock hold; safe to sample from any thread (a metrics gauge, say).
+    public static var pendingFuturesCount: Int {
+        PendingFutureRegistry.state.withValue { $0.records.count }
+    }
+
     /// A snapshot of the tracked futures still pending, one ``PendingFuture`` per chain, oldest first:
     /// each chain's first future (the one that nothing else pending explains) with the pending futures
     /// derived from it. Empty while ``tracksPendingFutures`` is off.

@@ -64,6 +64,12 @@ import Synchronization
 /// - ``cancelAll()`` requests cancellation of everything submitted so far, and the limiter stays open;
 ///   ``close()`` shuts it for good: nothing submitted later runs.
 ///
+/// ## Observing it
+/// ``whenIdle()`` completes when nothing runs or waits (after ``close()``: when the running work has
+/// drained). A ``ConcurrencyLimiterObserver`` passed to ``init(maxConcurrent:startingOn:observer:)``
+/// hears each item wait, start, finish and be removed, with how long it waited and ran (the `Metrics` trait's
+/// `FuturesMetrics` records them); without one, the limiter pays a single `nil` check per event.
+///
 /// ## Memory and failures of the work
 /// Running work keeps the limiter alive (its completion callbacks hold it); waiting work is held by the
 /// limiter. A slot frees only when its work's future completes: work whose future never completes holds
@@ -92,6 +98,8 @@ public final class ConcurrencyLimiter: Sendable {
     let state: LockedBox<LimiterState>
     /// Set (under the state's lock) by ``close()``; read without the lock where work is about to start.
     private let closedFlag = Atomic<Bool>(false)
+    /// Hears every event (see ``ConcurrencyLimiterObserver``); `nil`: nothing is measured.
+    let observer: (any ConcurrencyLimiterObserver)?
 
     /// Creates a limiter that runs at most `maxConcurrent` pieces of work at once.
     ///
@@ -100,9 +108,17 @@ public final class ConcurrencyLimiter: Sendable {
     ///   - context: Where submitted closures run. With the immediate context (the default) they run on
     ///     the submitting thread or on the thread that freed a slot; with another context they are handed
     ///     to it in start order (a concurrent context may then reorder them).
-    public init(maxConcurrent: Int, startingOn context: ExecutionContext = immediateExecutionContext) {
+    ///   - observer: Hears every item wait, start, finish, be removed or be refused, with how long it waited
+    ///     and ran (see ``ConcurrencyLimiterObserver``). `nil` (the default): nothing is measured, and each
+    ///     event costs one `nil` check.
+    public init(
+        maxConcurrent: Int,
+        startingOn context: ExecutionContext = immediateExecutionContext,
+        observer: (any ConcurrencyLimiterObserver)? = nil
+    ) {
         self.context = context
         self.state = LockedBox(LimiterState(maxConcurrent: maxConcurrent))
+        self.observer = observer
     }
 
     /// How many pieces of work run now (started, and their futures not yet completed).
@@ -290,6 +306,10 @@ public final class ConcurrencyLimiter: Sendable {
             return true
         }
         guard closedNow else { return }
+        if let observer {
+            let now = ContinuousClock.now
+            for item in queued { observer.observe(.removed(queuedFor: item.elapsed(until: now))) }
+        }
         for item in queued { item.drop() }
         for item in running { item.requestCancellation() }
     }
@@ -329,8 +349,11 @@ public final class ConcurrencyLimiter: Sendable {
             // their requests to it, which the work then gets when it starts.
             future.acceptCancellationRequests()
         }
+        // Stamped before another thread can take it out of its queue.
+        if observer != nil { item.mark = .now }
         let (admission, progress) = state.withValue { ($0.submit(item), $0.progress) }
         if let progress { ProgressLink.includeItem(future, in: progress) }
+        if let observer { observer.observe(admission.event) }
         switch admission {
         case .start: launch(item)
         case .queued: break
@@ -342,13 +365,27 @@ public final class ConcurrencyLimiter: Sendable {
     /// Removes `item` from its queue if it still waits there, and drops it.
     func removeIfQueued(_ item: any LimitedWork) {
         if state.withValue({ $0.remove(item) }) {
+            if let observer { observer.observe(.removed(queuedFor: item.elapsed(until: .now))) }
             item.drop()
         }
     }
 
-    /// A running item's future completed: frees its slot; returns the next item to start, if any.
-    func finish(_ item: any LimitedWork) -> (any LimitedWork)? {
-        state.withValue { $0.finish(item) }
+    /// A running item's work ended (or it was given a slot as the limiter closed): frees its slot, runs
+    /// `completion` (which completes the item's future), starts the next item if one waits, and then
+    /// completes ``whenIdle()``'s future if nothing runs or waits any more.
+    func finish(_ item: any LimitedWork, then completion: () -> Void = {}) {
+        let (next, idle) = state.withValue { state in (state.finish(item), state.takeIdleWaiter()) }
+        if let observer {
+            let now = ContinuousClock.now
+            observer.observe(.finished(ranFor: item.elapsed(until: now)))
+            if let next {
+                observer.observe(.started(queuedFor: next.elapsed(until: now)))
+                next.mark = now  // owned here until launched: it is out of its queue, not started yet
+            }
+        }
+        completion()
+        if let next { launch(next) }
+        if let idle { idle.complete(.success(())) }
     }
 
     /// Starts `item` on the limiter's context. On the immediate context the start goes through the
@@ -387,6 +424,11 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
     /// Wraps the work's future in the item's deadline (``ConcurrencyLimiter/submit(priority:failingWith:timeout:clock:timingOutWith:file:line:_:)``).
     private let deadline: (@Sendable (Future<T, E>) -> Future<T, E>)?
     nonisolated(unsafe) var queueIndex = -1
+    /// When it was submitted, then when it started; stamped only for a limiter with an observer. Written
+    /// before it enters the limiter's state and by the path that took it out of its queue before it is
+    /// launched; read after its work ends. Each access happens after the previous one through the
+    /// limiter's lock, the launch or the work's future, so none is concurrent.
+    nonisolated(unsafe) var mark: ContinuousClock.Instant?
     nonisolated(unsafe) private var work: (@Sendable () -> Future<T, E>)?
 
     init(
@@ -414,8 +456,7 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         if limiter.isClosed {
             // Given a slot just before the limiter closed: it must not start. (Nothing waits any more, so
             // freeing the slot starts nothing; `work` is released when this returns.)
-            _ = limiter.finish(self)
-            endUnrun()
+            limiter.finish(self) { endUnrun() }
             return
         }
         let source = work()
@@ -425,9 +466,7 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         }
         // If cancellation was requested while `work` ran, this asks `source` at once.
         future.depend(on: source) { [self] result in
-            let next = limiter.finish(self)
-            future.complete(result)
-            if let next { limiter.launch(next) }
+            limiter.finish(self) { future.complete(result) }
         }
     }
 
@@ -438,7 +477,7 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
     ) {
         // An observer, not a consumer: the deadline's request alone decides whether `source` is asked.
         source.onCompletionObserved { [self] result in
-            if let next = limiter.finish(self) { limiter.launch(next) }
+            limiter.finish(self)
         }
         let outward = deadline(source)
         // The item takes the deadline's result as its own (its trace and progress continue the

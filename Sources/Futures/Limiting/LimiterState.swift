@@ -6,6 +6,8 @@ protocol LimitedWork: AnyObject, Sendable {
     /// Its slot in its priority's queue while it waits there, else `-1`. Read and written only under the
     /// limiter's lock.
     var queueIndex: Int { get set }
+    /// When it was submitted, then when it started (for a limiter with an observer only, else `nil`).
+    var mark: ContinuousClock.Instant? { get set }
     /// Runs the work and reports its end to `limiter`. Called once, outside the limiter's lock.
     func start(in limiter: ConcurrencyLimiter)
     /// Releases the work without running it and ends its future: fails it with its cancellation error, or
@@ -20,6 +22,11 @@ protocol LimitedWork: AnyObject, Sendable {
 extension LimitedWork {
     /// Whether it waits in a queue. Under the limiter's lock.
     var isQueued: Bool { queueIndex >= 0 }
+
+    /// The time from its ``mark`` to `now` (zero when it was not stamped).
+    func elapsed(until now: ContinuousClock.Instant) -> Duration {
+        mark.map { now - $0 } ?? .zero
+    }
 }
 
 /// The queue of one priority: first in, first out, with O(1) amortised removal.
@@ -124,6 +131,15 @@ struct LimiterState: Sendable {
         case queued
         /// The limiter is closed: drop it unrun.
         case rejected
+
+        /// What an observer hears of it.
+        var event: ConcurrencyLimiter.Event {
+            switch self {
+            case .start: .started(queuedFor: nil)
+            case .queued: .queued
+            case .rejected: .refused
+            }
+        }
     }
 
     let maxConcurrent: Int
@@ -138,6 +154,8 @@ struct LimiterState: Sendable {
     private(set) var steps = 0
     /// The limiter's aggregate progress, once someone asked for it (see `ConcurrencyLimiter.progress`).
     var progress: ProgressTracker?
+    /// The future of ``ConcurrencyLimiter/whenIdle()``, while someone waits for the limiter to be idle.
+    var idleWaiter: Future<Void, Never>?
 
     init(maxConcurrent: Int) {
         self.maxConcurrent = Swift.max(maxConcurrent, 1)
@@ -196,6 +214,14 @@ struct LimiterState: Sendable {
 
     /// How many items wait or run.
     var itemCount: Int { queuedCount + running.count }
+
+    /// Takes the future of ``ConcurrencyLimiter/whenIdle()`` out when nothing runs or waits, to complete
+    /// after unlocking; `nil` otherwise, or when nobody waits (one check).
+    mutating func takeIdleWaiter() -> Future<Void, Never>? {
+        guard idleWaiter != nil, itemCount == 0 else { return nil }
+        defer { idleWaiter = nil }
+        return idleWaiter
+    }
 
     /// Closes: no item is admitted or started from now on. Appends the waiting items to `queued` (taken out
     /// of their queues, highest priority first) and the running ones to `running`; the caller drops the

@@ -1,0 +1,53 @@
+#if Metrics
+    import CoreMetrics
+    import Futures
+
+    /// Samples how many futures are pending into a swift-metrics gauge, while pending-future tracking
+    /// (`FuturesDiagnostics.tracksPendingFutures`) is on.
+    ///
+    /// ```swift
+    /// FuturesDiagnostics.tracksPendingFutures = true
+    /// let gauge = PendingFuturesGauge()
+    /// let sampling = Task { await gauge.run(every: .seconds(10)) }  // until cancelled
+    /// ```
+    ///
+    /// ## Metric
+    /// `futures_pending` (gauge; unit: futures), with the given `dimensions`: the tracked futures pending at
+    /// the sample (`FuturesDiagnostics.pendingFuturesCount`, chains and dependents together). It is 0 while
+    /// tracking is off, and misses futures created while it was off or left out because the registry was
+    /// full. Tracking costs a few allocations per future: turn it on to find a leak or a hang (a gauge
+    /// that only grows), not for every request of a production service.
+    public struct PendingFuturesGauge: Sendable {
+        private let gauge: Gauge
+
+        /// Creates the gauge.
+        ///
+        /// - Parameters:
+        ///   - dimensions: The gauge's dimensions.
+        ///   - factory: Where the gauge is made: `MetricsSystem.factory` by default.
+        public init(dimensions: [(String, String)] = [], factory: any MetricsFactory = MetricsSystem.factory) {
+            gauge = Gauge(label: "futures_pending", dimensions: dimensions, factory: factory)
+        }
+
+        /// Records one sample now, on the calling thread (one short lock hold of the registry).
+        public func record() {
+            gauge.record(FuturesDiagnostics.pendingFuturesCount)
+        }
+
+        /// Records a sample now and then every `interval` on `clock`, until the calling task is cancelled;
+        /// then returns.
+        ///
+        /// - Parameters:
+        ///   - interval: The time between samples; clamped to at least 1 ms.
+        ///   - clock: The clock the interval is measured on (`ContinuousClock()` by default).
+        public func run<C: Clock<Duration>>(every interval: Duration, clock: C = ContinuousClock()) async {
+            let interval = max(interval, .milliseconds(1))
+            var next = clock.now
+            while !Task.isCancelled {
+                record()
+                next = next.advanced(by: interval)
+                do { try await clock.sleep(until: next, tolerance: nil) } catch { return }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,67 @@
+#if ServiceLifecycle
+    import Futures
+    import FuturesServiceLifecycle
+    import Testing
+
+    @Suite("InFlightFutures", .hangGuard())
+    struct InFlightFuturesTests {
+        @Test func aFutureIsKeptUntilItCompletes() {
+            let inFlight = InFlightFutures()
+            let work = Promise<Int, Never>()
+            let returned = inFlight.add(work.future)
+            #expect(returned === work.future)
+            #expect(inFlight.count == 1)
+            work.success(1)
+            #expect(inFlight.count == 0)
+            inFlight.add(Future<Int, Never>(value: 2))  // completed: not kept
+            #expect(inFlight.count == 0)
+        }
+
+        @Test func closeAsksEveryFutureInFlightAndLaterAdditionsAtOnce() {
+            let inFlight = InFlightFutures()
+            let first = StubbornWork()
+            let second = StubbornWork()
+            inFlight.add(first.future)
+            inFlight.add(second.future)
+            inFlight.close()
+            #expect(inFlight.isClosed)
+            #expect(first.asked.future.isCompleted && second.asked.future.isCompleted)
+            let late = StubbornWork()
+            inFlight.add(late.future)
+            #expect(late.asked.future.isCompleted)
+            #expect(inFlight.count == 2)  // the late one is not kept; the asked ones until they complete
+            first.promise.success(1)
+            second.promise.success(2)
+            late.promise.success(3)
+            #expect(inFlight.count == 0)
+        }
+
+        @Test func whenIdleCompletesWhenTheLastFutureCompletes() {
+            let inFlight = InFlightFutures()
+            #expect(inFlight.whenIdle().isCompleted)
+            let one = Promise<Int, Never>()
+            let two = Promise<Int, Never>()
+            inFlight.add(one.future)
+            inFlight.add(two.future)
+            let idle = inFlight.whenIdle()
+            #expect(idle === inFlight.whenIdle())  // callers meanwhile share one future
+            one.success(1)
+            #expect(!idle.isCompleted)
+            two.success(2)
+            #expect(idle.isCompleted)
+        }
+
+        @Test("A consumer handle of shared work withdraws only the service's interest")
+        func aConsumerHandleAsksSharedWorkOnlyWhenEveryConsumerAsked() {
+            let shared = StubbornWork()
+            let other = shared.future.consumer()  // someone else waits for the shared work too
+            let inFlight = InFlightFutures()
+            inFlight.add(shared.future.consumer())
+            inFlight.close()
+            #expect(!shared.asked.future.isCompleted)  // the other consumer still waits
+            other.requestCancellation()
+            #expect(shared.asked.future.isCompleted)
+            shared.promise.success(1)
+        }
+    }
+#endif
