@@ -3,16 +3,7 @@
 // concrete `Future` the core's method itself is chosen (these are disfavoured overloads), so they serve
 // generic code (`extension AsyncType where Value: ResultProtocol, Value.Value: Sendable { … self.map { … } }`).
 
-extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
-    /// This value as a core future: the future itself for a `Future`. Nothing runs on a context: it
-    /// completes on the thread that completes this value.
-    var coreFuture: Future<Value.Value, Value.Error> {
-        if let future = self as? Future<Value.Value, Value.Error> { return future }
-        return Future { complete in
-            onComplete(immediateExecutionContext) { complete($0.result) }
-        }
-    }
-
+extension AsyncType where Value: ResultProtocol {
     /// `true` once completed with a success.
     @_disfavoredOverload
     public var isSuccess: Bool {
@@ -62,6 +53,17 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     ) -> Self {
         onComplete(context) { result in
             if case .failure(let error) = result.result { callback(error) }
+        }
+    }
+}
+
+extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
+    /// This value as a core future: the future itself for a `Future`. Nothing runs on a context: it
+    /// completes on the thread that completes this value.
+    var coreFuture: Future<Value.Value, Value.Error> {
+        if let future = self as? Future<Value.Value, Value.Error> { return future }
+        return Future { complete in
+            onComplete(immediateExecutionContext) { complete($0.result) }
         }
     }
 
