@@ -1,3 +1,9 @@
+// A BrightFutures framework built by CocoaPods or Carthage re-exported Foundation (and with it Dispatch)
+// through its umbrella header, so BrightFutures code often uses `DispatchQueue`, `DispatchTimeInterval` or
+// `Thread` with only `import BrightFutures`; this module does the same (Dispatch separately: off Apple
+// platforms Foundation does not re-export it).
+@_exported import Dispatch
+@_exported import Foundation
 // BrightFutures' module name over the one core: `import BrightFutures` brings every name of `Futures`
 // (the core already spells most of BrightFutures' API), plus BrightFutures' own declarations where the
 // core's differ: the function type `ExecutionContext` and its values, the protocols `AsyncType` and

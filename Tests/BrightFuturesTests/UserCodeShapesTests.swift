@@ -121,7 +121,15 @@ struct UserCodeShapesTests {
         token.invalidate()
         let ran = Counter()
         Future<Int, Failure>(value: 1).onSuccess(context) { _ in ran.increment() }
-        #expect(ran.value == 0)
+        // Passed straight to a method that takes both context forms, as BrightFutures code does.
+        Future<Int, Failure>(value: 1).onSuccess(token.validContext(immediateExecutionContext)) { _ in
+            ran.increment()
+        }
+        let valid = InvalidationToken()
+        Future<Int, Failure>(value: 1).onSuccess(valid.validContext(immediateExecutionContext)) { _ in
+            ran.increment(by: 10)
+        }
+        #expect(ran.value == 10)
     }
 
     @Test func theContextValuesAreBrightFuturesFunctions() {
@@ -169,6 +177,17 @@ struct UserCodeShapesTests {
             futures.sequence()
         }
         #expect(all(futures).forced() == .success([1, 2, 3]))
+    }
+
+    @Test func anAsyncOfAResultUnpacksItInGet() async throws {
+        let succeeded = Async<Result<Int, Failure>>(result: .success(3))
+        #expect(try await succeeded.get() == 3)
+        let failed = Async<Result<Int, Failure>>(result: .failure(.boom))
+        await #expect(throws: Failure.boom) { try await failed.get() }
+        let cannotFail = Async<Result<Int, Never>>(result: .success(4))
+        #expect(await cannotFail.get() == 4)
+        let callback: Future<Int, Failure>.SuccessCallback = { _ in }
+        Future<Int, Failure>(value: 1).onSuccess(callback: callback)
     }
 
     @Test func resultProtocolNamesItsErrorTypeError() {
