@@ -67,7 +67,9 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
         }
     }
 
-    /// The core's ``Futures/Future/flatMap(_:f:)-(ExecutionContextFunction,(T)->Future<U,E>)``.
+    /// The core's `Future.flatMap(_:f:)`: `f` runs on `context` with the value and the result follows the
+    /// future it returns; a failure passes through and `f` does not run. A cancellation request travels
+    /// upstream as in the core.
     @_disfavoredOverload
     public func flatMap<U>(
         _ context: @escaping ExecutionContext,
@@ -76,13 +78,14 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
         coreFuture.flatMap(context, f: f)
     }
 
-    /// `flatMap(_:f:)` on ``defaultContext()``.
+    /// `flatMap(_:f:)` on `defaultContext()`.
     @_disfavoredOverload
     public func flatMap<U>(_ f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>) -> Future<U, Value.Error> {
         coreFuture.flatMap(Futures.defaultContext(), f: f)
     }
 
-    /// The core's ``Futures/Future/flatMap(_:f:)-(ExecutionContextFunction,(T)->Result<U,E>)``.
+    /// The core's `Future.flatMap(_:f:)` with a `Result`: `f` runs on `context` with the value; a failure
+    /// passes through and `f` does not run.
     @_disfavoredOverload
     public func flatMap<U>(
         _ context: @escaping ExecutionContext,
@@ -91,19 +94,19 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
         coreFuture.flatMap(context, f: f)
     }
 
-    /// `flatMap(_:f:)` with a `Result`, on ``defaultContext()``.
+    /// `flatMap(_:f:)` with a `Result`, on `defaultContext()`.
     @_disfavoredOverload
     public func flatMap<U>(_ f: @escaping @Sendable (Value.Value) -> Result<U, Value.Error>) -> Future<U, Value.Error> {
         coreFuture.flatMap(Futures.defaultContext(), f: f)
     }
 
-    /// `map(_:f:)` on ``defaultContext()``.
+    /// `map(_:f:)` on `defaultContext()`.
     @_disfavoredOverload
     public func map<U>(_ f: @escaping @Sendable (Value.Value) -> U) -> Future<U, Value.Error> {
         coreFuture.map(Futures.defaultContext(), f: f)
     }
 
-    /// The core's ``Futures/Future/map(_:f:)-(ExecutionContextFunction,_)``: `f` runs on `context` with the
+    /// The core's `Future.map(_:f:)`: `f` runs on `context` with the
     /// value; a failure passes through and `f` does not run.
     @_disfavoredOverload
     public func map<U>(
@@ -133,13 +136,13 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
         coreFuture.recoverWith(context: c, task: task)
     }
 
-    /// `mapError(_:f:)` on ``defaultContext()``.
+    /// `mapError(_:f:)` on `defaultContext()`.
     @_disfavoredOverload
     public func mapError<E1>(_ f: @escaping @Sendable (Value.Error) -> E1) -> Future<Value.Value, E1> {
         coreFuture.mapError(Futures.defaultContext(), f: f)
     }
 
-    /// The core's ``Futures/Future/mapError(_:f:)-(ExecutionContextFunction,_)``: `f` runs on `context`
+    /// The core's `Future.mapError(_:f:)`: `f` runs on `context`
     /// with the error; a success passes through and `f` does not run.
     @_disfavoredOverload
     public func mapError<E1>(
@@ -149,13 +152,13 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
         coreFuture.mapError(context, f: f)
     }
 
-    /// The core's ``Futures/Future/zip(_:file:line:)``: both values once both succeed; the first failure.
+    /// The core's `Future.zip(_:file:line:)`: both values once both succeed; the first failure.
     @_disfavoredOverload
     public func zip<U>(_ that: Future<U, Value.Error>) -> Future<(Value.Value, U), Value.Error> {
         coreFuture.zip(that)
     }
 
-    /// The core's ``Futures/Future/filter(_:)``: fails with ``BrightFuturesError/noSuchElement`` when `p`
+    /// The core's `Future.filter(_:)`: fails with `BrightFuturesError/noSuchElement` when `p`
     /// rejects the value (`p` runs on the completing thread).
     @_disfavoredOverload
     public func filter(
@@ -164,13 +167,13 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
         coreFuture.filter(p)
     }
 
-    /// The core's ``Futures/Future/forceType()``: casts the value and the error (a failed cast traps).
+    /// The core's `Future.forceType()`: casts the value and the error (a failed cast traps).
     @_disfavoredOverload
     public func forceType<U, E1>() -> Future<U, E1> {
         coreFuture.forceType()
     }
 
-    /// The core's ``Futures/Future/asVoid()``: the same outcome without the value.
+    /// The core's `Future.asVoid()`: the same outcome without the value.
     @_disfavoredOverload
     public func asVoid() -> Future<Void, Value.Error> {
         coreFuture.asVoid()
@@ -184,7 +187,7 @@ where
 {
     /// The inner value's result once both have completed; an outer failure wins. Nothing runs on a
     /// context: the result completes on the thread that completes the inner value (as the core's
-    /// ``Futures/Future/flatten()``).
+    /// `Future.flatten()`).
     @_disfavoredOverload
     public func flatten() -> Future<Value.Value.Value.Value, Value.Error> {
         Future { complete in
@@ -199,7 +202,7 @@ where
 }
 
 extension AsyncType where Value: ResultProtocol, Value.Value: Sendable, Value.Error == Never {
-    /// The same success with an error type that never occurs (the core's ``Futures/Future/promoteError()``).
+    /// The same success with an error type that never occurs (the core's `Future.promoteError()`).
     @_disfavoredOverload
     public func promoteError<E>() -> Future<Value.Value, E> {
         coreFuture.promoteError()
@@ -215,7 +218,7 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable, Value.Er
 }
 
 extension AsyncType where Value: ResultProtocol, Value.Value == Never {
-    /// The same failure with a value type that never occurs (the core's ``Futures/Future/promoteValue()``).
+    /// The same failure with a value type that never occurs (the core's `Future.promoteValue()`).
     @_disfavoredOverload
     public func promoteValue<T>() -> Future<T, Value.Error> {
         coreFuture.promoteValue()

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// BrightFutures' protocol of values that arrive later: ``Futures/Future`` and ``Futures/Async`` conform.
+/// BrightFutures' protocol of values that arrive later: `Futures.Future` and `Futures.Async` conform.
 ///
 /// Write generic code against it as with BrightFutures, most often
 /// `extension AsyncType where Value: ResultProtocol { … }`: such an extension applies to every
@@ -29,8 +29,8 @@ public protocol AsyncType {
 extension Future: AsyncType {}
 
 extension Async: AsyncType {
-    /// Creates a value that `resolver` completes: ``Futures/Async/init(file:line:resolver:)`` without the
-    /// call-site parameters (the ``AsyncType`` requirement).
+    /// Creates a value that `resolver` completes: `Async.init(file:line:resolver:)` without the
+    /// call-site parameters (the `AsyncType` requirement).
     @_disfavoredOverload
     public convenience init(resolver: (_ result: @escaping @Sendable (Value) -> Void) -> Void) {
         self.init(file: #fileID, line: #line, resolver: resolver)
@@ -60,7 +60,7 @@ extension AsyncType {
     }
 
     /// Creates a value that completes with `result` on a global queue, `delay` from now (the core's
-    /// ``Futures/Future/init(result:delay:)``).
+    /// `Future.init(result:delay:)`).
     @_disfavoredOverload
     public init(result: Value, delay: DispatchTimeInterval) {
         let delayed = Future<Value, Never>(result: .success(result), delay: delay)
@@ -79,7 +79,7 @@ extension AsyncType {
         result != nil
     }
 
-    /// Blocks the calling thread until the value arrives (see ``Futures/Future/forced()`` for the rules).
+    /// Blocks the calling thread until the value arrives (see `Future.forced()` for the rules).
     @_disfavoredOverload
     public func forced() -> Value {
         switch asyncFuture.forced() {
@@ -88,7 +88,7 @@ extension AsyncType {
     }
 
     /// Blocks the calling thread until the value arrives or `timeout` passes (then `nil`); see
-    /// ``Futures/Future/forced(_:)``.
+    /// `Future.forced(_:)`.
     @_disfavoredOverload
     public func forced(_ timeout: DispatchTime) -> Value? {
         switch asyncFuture.forced(timeout) {
@@ -98,7 +98,7 @@ extension AsyncType {
     }
 
     /// A value that arrives `interval` after this one, on the main queue when called on the main thread,
-    /// else on a global queue (the core's ``Futures/Future/delay(_:)``).
+    /// else on a global queue (the core's `Future.delay(_:)`).
     @_disfavoredOverload
     public func delay(_ interval: DispatchTimeInterval) -> Self {
         let delayed = asyncFuture.delay(interval)
@@ -106,7 +106,7 @@ extension AsyncType {
     }
 
     /// A value that arrives on `queue`, `interval` after this one (the core's
-    /// ``Futures/Future/delay(_:interval:)``).
+    /// `Future.delay(_:interval:)`).
     @_disfavoredOverload
     public func delay(_ queue: DispatchQueue, interval: DispatchTimeInterval) -> Self {
         let delayed = asyncFuture.delay(queue, interval: interval)
@@ -130,7 +130,7 @@ extension AsyncType {
     }
 
     /// Logs the completion through `logger` on `c`, then completes the returned value with this one's
-    /// (the core's ``Futures/Future/debug(_:logger:file:line:function:context:)-(_,_,_,_,_,ExecutionContext)``).
+    /// (the core's `Future.debug(_:logger:file:line:function:context:)`).
     @_disfavoredOverload
     public func debug(
         _ identifier: String? = nil,

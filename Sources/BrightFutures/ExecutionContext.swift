@@ -4,10 +4,10 @@ import Foundation
 /// BrightFutures' execution context: a function that runs the task it is given, where it chooses.
 ///
 /// For `import BrightFutures` code this name is the function type, as in BrightFutures, and hides the
-/// core's ``Futures/ExecutionContext`` struct: a parameter `_ context: @escaping ExecutionContext` accepts
-/// ``immediateExecutionContext``, `DispatchQueue.main.context`, a token's `validContext` or a closure of
+/// core's `Futures.ExecutionContext` struct: a parameter `_ context: @escaping ExecutionContext` accepts
+/// `immediateExecutionContext`, `DispatchQueue.main.context`, a token's `validContext` or a closure of
 /// your own, and passes on to every combinator (each also takes this function form and wraps it with
-/// ``Futures/ExecutionContext/init(_:)``). The function must run each task exactly once; see that
+/// `ExecutionContext.init(_:)`). The function must run each task exactly once; see that
 /// initializer for what happens otherwise. Unlike BrightFutures' it is `@Sendable`, as is the task it runs:
 /// contexts are handed across threads.
 public typealias ExecutionContext = @Sendable (_ task: @escaping @Sendable () -> Void) -> Void
@@ -19,37 +19,37 @@ public typealias ExecutionContext = @Sendable (_ task: @escaping @Sendable () ->
 public let immediateExecutionContext: ExecutionContext = { task in task() }
 
 /// Runs a task at once when handed over on the main thread, else asynchronously on the main queue:
-/// ``Futures/immediateOnMainExecutionContext`` as a function.
+/// `Futures.immediateOnMainExecutionContext` as a function.
 public let immediateOnMainExecutionContext: ExecutionContext = { task in
     Futures.immediateOnMainExecutionContext.execute(task)
 }
 
 /// Runs tasks at once until 20 are nested on the thread, then on a global queue:
-/// ``Futures/maxStackDepthExecutionContext`` as a function.
+/// `Futures.maxStackDepthExecutionContext` as a function.
 public let maxStackDepthExecutionContext: ExecutionContext = { task in
     Futures.maxStackDepthExecutionContext.execute(task)
 }
 
 /// The context used where none is given: the main queue when called on the main thread, else a global
-/// queue (``Futures/defaultContext()``, chosen when this function is called, as a function).
+/// queue (`Futures.defaultContext()`, chosen when this function is called, as a function).
 public func defaultContext() -> ExecutionContext {
     let context = Futures.defaultContext()
     return { task in context.execute(task) }
 }
 
-/// BrightFutures' pre-4.0 name of ``immediateExecutionContext``.
+/// BrightFutures' pre-4.0 name of `immediateExecutionContext`.
 @available(*, deprecated, renamed: "immediateExecutionContext")
 public let ImmediateExecutionContext = immediateExecutionContext
 
-/// BrightFutures' pre-4.0 name of ``immediateOnMainExecutionContext``.
+/// BrightFutures' pre-4.0 name of `immediateOnMainExecutionContext`.
 @available(*, deprecated, renamed: "immediateOnMainExecutionContext")
 public let ImmediateOnMainExecutionContext = immediateOnMainExecutionContext
 
-/// BrightFutures' pre-4.0 name of ``maxStackDepthExecutionContext``.
+/// BrightFutures' pre-4.0 name of `maxStackDepthExecutionContext`.
 @available(*, deprecated, renamed: "maxStackDepthExecutionContext")
 public let MaxStackDepthExecutionContext = maxStackDepthExecutionContext
 
-/// BrightFutures' pre-4.0 name of ``defaultContext()``.
+/// BrightFutures' pre-4.0 name of `defaultContext()`.
 @available(*, deprecated, renamed: "defaultContext")
 public func DefaultThreadingModel() -> ExecutionContext {
     defaultContext()
@@ -84,14 +84,14 @@ extension OperationQueue {
 }
 
 extension InvalidationTokenType {
-    /// A context that runs tasks on ``defaultContext()`` (as chosen now) while the token is valid, as a
-    /// function: ``validContext(_:)`` with that context.
+    /// A context that runs tasks on `defaultContext()` (as chosen now) while the token is valid, as a
+    /// function: `validContext(_:)` with that context.
     public var validContext: ExecutionContext {
         validContext(defaultContext())
     }
 
     /// A context that runs tasks on `parentContext` while the token is valid and skips them once it is
-    /// invalid: the core's ``Futures/InvalidationTokenType/validContext(_:)-(ExecutionContext)`` as a
+    /// invalid: the core's `InvalidationTokenType.validContext(_:)` as a
     /// function.
     ///
     /// The check happens on `parentContext`, right before the task runs; a skipped callback is skipped

@@ -9,8 +9,8 @@ extension Future {
 
 extension Async where Value: ResultProtocol {
     /// Waits, without blocking a thread, for the result: returns the value or throws the error
-    /// (``Futures/Async/get()`` with the result unpacked). Cancelling the waiting task does not stop the
-    /// wait. (Chosen over ``Futures/Async/get()``, which returns the `Result` itself, as in BrightFutures.)
+    /// (`Async.get()` with the result unpacked). Cancelling the waiting task does not stop the
+    /// wait. (Chosen over `Async.get()`, which returns the `Result` itself, as in BrightFutures.)
     public func get() async throws -> Value.Value {
         try await get().result.get()
     }

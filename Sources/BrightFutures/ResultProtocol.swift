@@ -1,6 +1,6 @@
 /// BrightFutures' protocol of `Result`-like types, with its associated types `Value` and `Error`.
 ///
-/// For `import BrightFutures` code this name hides the core's ``Futures/ResultProtocol`` (whose second
+/// For `import BrightFutures` code this name hides the core's `Futures.ResultProtocol` (whose second
 /// associated type is `Failure`), so generic code written against BrightFutures
 /// (`extension AsyncType where Value: ResultProtocol`, `Value.Error`) compiles unchanged. `Result`
 /// conforms. The combinators over it need a `Sendable` value, as a future's value is: Swift 6 code adds

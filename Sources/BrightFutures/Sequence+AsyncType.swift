@@ -68,7 +68,7 @@ extension Sequence where Element: AsyncType, Element.Value: ResultProtocol, Elem
     }
 
     /// The core's `find(_:p:)`: `p` runs on `context` once all succeed; fails with
-    /// ``BrightFuturesError/noSuchElement`` when no value passes, or with the first failure as `external`.
+    /// `BrightFuturesError/noSuchElement` when no value passes, or with the first failure as `external`.
     @_disfavoredOverload
     public func find(
         _ context: @escaping ExecutionContext,
