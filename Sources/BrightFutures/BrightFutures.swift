@@ -1,6 +1,15 @@
+// A BrightFutures framework built by CocoaPods or Carthage re-exported Foundation (and with it Dispatch)
+// through its umbrella header, so BrightFutures code often uses `DispatchQueue`, `DispatchTimeInterval` or
+// `Thread` with only `import BrightFutures`; this module does the same (Dispatch separately: off Apple
+// platforms Foundation does not re-export it).
+@_exported import Dispatch
+@_exported import Foundation
 // BrightFutures' module name over the one core: `import BrightFutures` brings every name of `Futures`
-// (the core already spells BrightFutures' API), plus the few names BrightFutures had that the core
-// spells differently. Nothing here adds a mechanism: every declaration forwards to the core.
+// (the core already spells most of BrightFutures' API), plus BrightFutures' own declarations where the
+// core's differ: the function type `ExecutionContext` and its values, the protocols `AsyncType` and
+// `ResultProtocol` with their extensions, and the names below. A module's own declaration hides the one
+// of the same name it re-exports, for its clients too. Nothing here adds a mechanism: every declaration
+// forwards to the core.
 @_exported import Futures
 
 /// BrightFutures' `NoValue`, the value type of a future that can only fail: the core spells it `Never`.
@@ -54,21 +63,21 @@ public enum BrightFutures {
         Futures.materialize(file: file, line: line, scope)
     }
 
-    /// The context callbacks run on when none is given (BrightFutures' `defaultContext()`).
+    /// The context callbacks run on when none is given: the module's `defaultContext()`.
     public static func defaultContext() -> ExecutionContext {
-        Futures.defaultContext()
+        moduleDefaultContext()
     }
 
-    /// Runs each task at once, on the thread that hands it over.
-    public static var immediateExecutionContext: ExecutionContext { Futures.immediateExecutionContext }
+    /// Runs each task at once, on the thread that hands it over: the module's `immediateExecutionContext`.
+    public static var immediateExecutionContext: ExecutionContext { moduleImmediateExecutionContext }
 
-    /// Runs a task at once when handed over on the main thread, else on the main queue.
-    public static var immediateOnMainExecutionContext: ExecutionContext {
-        Futures.immediateOnMainExecutionContext
-    }
+    /// Runs a task at once when handed over on the main thread, else on the main queue: the module's
+    /// `immediateOnMainExecutionContext`.
+    public static var immediateOnMainExecutionContext: ExecutionContext { moduleImmediateOnMainExecutionContext }
 
-    /// Runs tasks at once until a nesting depth, then on a global queue.
-    public static var maxStackDepthExecutionContext: ExecutionContext { Futures.maxStackDepthExecutionContext }
+    /// Runs tasks at once until a nesting depth, then on a global queue: the module's
+    /// `maxStackDepthExecutionContext`.
+    public static var maxStackDepthExecutionContext: ExecutionContext { moduleMaxStackDepthExecutionContext }
 
     /// `BrightFutures.Future`: `Futures.Future`.
     public typealias Future<T: Sendable, E: Error> = Futures.Future<T, E>
@@ -78,16 +87,14 @@ public enum BrightFutures {
     public typealias Async<Value: Sendable> = Futures.Async<Value>
     /// `BrightFutures.BrightFuturesError`: `Futures.BrightFuturesError`.
     public typealias BrightFuturesError<E: Error> = Futures.BrightFuturesError<E>
-    /// `BrightFutures.ExecutionContext`: `Futures.ExecutionContext`.
-    public typealias ExecutionContext = Futures.ExecutionContext
+    /// `BrightFutures.ExecutionContext`: the module's function type `ExecutionContext`.
+    public typealias ExecutionContext = ExecutionContextFunction
     /// `BrightFutures.InvalidationToken`: `Futures.InvalidationToken`.
     public typealias InvalidationToken = Futures.InvalidationToken
     /// `BrightFutures.InvalidationTokenType`: `Futures.InvalidationTokenType`.
     public typealias InvalidationTokenType = Futures.InvalidationTokenType
     /// `BrightFutures.ManualInvalidationTokenType`: `Futures.ManualInvalidationTokenType`.
     public typealias ManualInvalidationTokenType = Futures.ManualInvalidationTokenType
-    /// `BrightFutures.ResultProtocol`: `Futures.ResultProtocol`.
-    public typealias ResultProtocol = Futures.ResultProtocol
     /// `BrightFutures.LoggerType`: `Futures.LoggerType`.
     public typealias LoggerType = Futures.LoggerType
     /// `BrightFutures.Logger`: `Futures.PrintLogger`.
@@ -95,3 +102,9 @@ public enum BrightFutures {
     /// `BrightFutures.NoValue`: `Never`.
     public typealias NoValue = Never
 }
+
+// The module's own names, for `enum BrightFutures`, inside which the enum's members hide them.
+let moduleImmediateExecutionContext = immediateExecutionContext
+let moduleImmediateOnMainExecutionContext = immediateOnMainExecutionContext
+let moduleMaxStackDepthExecutionContext = maxStackDepthExecutionContext
+func moduleDefaultContext() -> ExecutionContext { defaultContext() }

@@ -70,7 +70,7 @@ private enum Posts {
 
 /// Runs `body` with the immediate context as the default, so the README's chains run synchronously.
 private func immediately(_ body: () -> Void) {
-    DefaultExecutionContext.withDefault(immediateExecutionContext, operation: body)
+    DefaultExecutionContext.withDefault(Futures.immediateExecutionContext, operation: body)
 }
 
 @Suite("BrightFutures README examples")

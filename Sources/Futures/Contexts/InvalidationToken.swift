@@ -50,7 +50,10 @@ extension InvalidationTokenType {
 
     /// A context that runs tasks on the context function `parent` while the token is valid.
     ///
-    /// Same as `validContext(_:)` with an `ExecutionContext` with `ExecutionContext(parent)`.
+    /// Same as `validContext(_:)` with an `ExecutionContext` with `ExecutionContext(parent)`. Disfavoured,
+    /// so that `import BrightFutures` code, whose `validContext(_:)` takes and returns the function form,
+    /// gets that one where both would fit (`future.onSuccess(token.validContext(queue.context))`).
+    @_disfavoredOverload
     public func validContext(_ parent: @escaping ExecutionContextFunction) -> ExecutionContext {
         validContext(ExecutionContext(parent))
     }

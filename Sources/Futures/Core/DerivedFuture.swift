@@ -22,6 +22,19 @@ final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future
         super.init()
     }
 
+    /// ``Future/init(resolver:)``, which every subclass must provide: the library never creates a derived
+    /// future this way. The future has no step (its source never completes it) and `resolver` completes it.
+    @usableFromInline
+    required convenience init(resolver: (_ complete: @escaping @Sendable (Result<U, E1>) -> Void) -> Void) {
+        self.init(step: { _, _ in })
+        step = nil
+        resolver { [self] result in
+            if !self.complete(result) {
+                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
+            }
+        }
+    }
+
     /// Runs the step with the source's result, releasing it as soon as it has run (G6: a completed future
     /// holds nothing but its result).
     @inlinable

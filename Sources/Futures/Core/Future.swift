@@ -279,6 +279,20 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         }
     }
 
+    /// Creates a pending future and lets `resolver` complete it: ``init(file:line:resolver:)`` without the
+    /// call-site parameters.
+    ///
+    /// Generic code over BrightFutures' `AsyncType` (`Self { complete in … }`) reaches a future's
+    /// initializer through this one; it is `required` so that the class and every subclass witness that
+    /// requirement. `resolver` runs synchronously, on the calling thread; `complete` may be called from any
+    /// thread, the first call wins. A second call is reported as
+    /// ``FuturesDiagnostic/futureCompletedTwice(file:line:)`` with this initializer's own location (use
+    /// ``init(file:line:resolver:)``, which the unlabelled `Future { … }` picks, to report the caller's).
+    @_disfavoredOverload
+    public required convenience init(resolver: (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void) {
+        self.init(file: #fileID, line: #line, resolver: resolver)
+    }
+
     /// Creates a future that completes with the same result as `other`.
     public convenience init(other: Future<T, E>) {
         self.init()

@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+
+/// BrightFutures' protocol of values that arrive later: `Futures.Future` and `Futures.Async` conform.
+///
+/// Write generic code against it as with BrightFutures, most often
+/// `extension AsyncType where Value: ResultProtocol { … }`: such an extension applies to every
+/// `Future`. Inside it, `Self { complete in … }` creates a new value of the same type, and the
+/// combinators of these extensions (`map`, `flatMap`, `onSuccess`, `recover`, …) forward to the core's;
+/// on a concrete `Future` the core's own methods are chosen (these are disfavoured overloads).
+///
+/// `Value` is `Sendable`, and `complete` and every callback are `@Sendable`: they cross threads.
+public protocol AsyncType {
+    /// The type of the value that arrives (`Result<T, E>` for a `Future<T, E>`).
+    associatedtype Value: Sendable
+
+    /// The value, or `nil` while pending.
+    var result: Value? { get }
+
+    /// Creates a pending value and lets `resolver` complete it: `resolver` runs synchronously, on the
+    /// calling thread; `complete` may be called from any thread, the first call wins.
+    init(resolver: (_ result: @escaping @Sendable (Value) -> Void) -> Void)
+
+    /// Registers `callback` to run once with the value, on `context`.
+    @discardableResult
+    func onComplete(_ context: @escaping ExecutionContext, callback: @escaping @Sendable (Value) -> Void) -> Self
+}
+
+extension Future: AsyncType {}
+
+extension Async: AsyncType {
+    /// Creates a value that `resolver` completes: `Async.init(file:line:resolver:)` without the
+    /// call-site parameters (the `AsyncType` requirement).
+    @_disfavoredOverload
+    public convenience init(resolver: (_ result: @escaping @Sendable (Value) -> Void) -> Void) {
+        self.init(file: #fileID, line: #line, resolver: resolver)
+    }
+}
+
+extension AsyncType {
+    /// This value as a core future that never fails; the future itself for an `Async`. Nothing runs on a
+    /// context: it completes on the thread that completes this value.
+    var asyncFuture: Future<Value, Never> {
+        if let async = self as? Async<Value> { return async.future }
+        return Future { complete in
+            onComplete(immediateExecutionContext) { complete(.success($0)) }
+        }
+    }
+
+    /// Creates a pending value that never completes by itself.
+    @_disfavoredOverload
+    public init() {
+        self.init { _ in }
+    }
+
+    /// Creates a completed value.
+    @_disfavoredOverload
+    public init(result: Value) {
+        self.init { complete in complete(result) }
+    }
+
+    /// Creates a value that completes with `result` on a global queue, `delay` from now (the core's
+    /// `Future.init(result:delay:)`).
+    @_disfavoredOverload
+    public init(result: Value, delay: DispatchTimeInterval) {
+        let delayed = Future<Value, Never>(result: .success(result), delay: delay)
+        self.init { complete in delayed.onSuccess(Futures.immediateExecutionContext, callback: complete) }
+    }
+
+    /// Creates a value that completes with `other`'s value, on the thread that completes `other`.
+    @_disfavoredOverload
+    public init<A: AsyncType>(other: A) where A.Value == Value {
+        self.init { complete in other.onComplete(immediateExecutionContext, callback: complete) }
+    }
+
+    /// `true` once the value has arrived.
+    @_disfavoredOverload
+    public var isCompleted: Bool {
+        result != nil
+    }
+
+    /// Blocks the calling thread until the value arrives (see `Future.forced()` for the rules).
+    @_disfavoredOverload
+    public func forced() -> Value {
+        switch asyncFuture.forced() {
+        case .success(let value): return value
+        }
+    }
+
+    /// Blocks the calling thread until the value arrives or `timeout` passes (then `nil`); see
+    /// `Future.forced(_:)`.
+    @_disfavoredOverload
+    public func forced(_ timeout: DispatchTime) -> Value? {
+        switch asyncFuture.forced(timeout) {
+        case .success(let value): return value
+        case nil: return nil
+        }
+    }
+
+    /// A value that arrives `interval` after this one, on the main queue when called on the main thread,
+    /// else on a global queue (the core's `Future.delay(_:)`).
+    @_disfavoredOverload
+    public func delay(_ interval: DispatchTimeInterval) -> Self {
+        let delayed = asyncFuture.delay(interval)
+        return Self { complete in delayed.onSuccess(Futures.immediateExecutionContext, callback: complete) }
+    }
+
+    /// A value that arrives on `queue`, `interval` after this one (the core's
+    /// `Future.delay(_:interval:)`).
+    @_disfavoredOverload
+    public func delay(_ queue: DispatchQueue, interval: DispatchTimeInterval) -> Self {
+        let delayed = asyncFuture.delay(queue, interval: interval)
+        return Self { complete in delayed.onSuccess(Futures.immediateExecutionContext, callback: complete) }
+    }
+
+    /// Runs `callback` with the value on `c`, then completes the returned value with it.
+    ///
+    /// The returned value completes after `callback` has returned, on `c`.
+    @_disfavoredOverload
+    public func andThen(
+        context c: @escaping ExecutionContext = defaultContext(),
+        callback: @escaping @Sendable (Value) -> Void
+    ) -> Self {
+        Self { complete in
+            onComplete(c) { value in
+                callback(value)
+                complete(value)
+            }
+        }
+    }
+
+    /// Logs the completion through `logger` on `c`, then completes the returned value with this one's
+    /// (the core's `Future.debug(_:logger:file:line:function:context:)`).
+    @_disfavoredOverload
+    public func debug(
+        _ identifier: String? = nil,
+        logger: any LoggerType = Logger(),
+        file: String = #file,
+        line: UInt = #line,
+        function: String = #function,
+        context c: @escaping ExecutionContext = defaultContext()
+    ) -> Self {
+        andThen(context: c) { value in
+            logger.log(
+                message: logger.message(for: value, with: identifier, file: file, line: line, function: function))
+        }
+    }
+}
+
+extension AsyncType where Value: AsyncType {
+    /// The inner value, once both have arrived; nothing runs on a context.
+    @_disfavoredOverload
+    public func flatten() -> Value {
+        let outer = asyncFuture
+        return Value { complete in
+            outer.onSuccess(Futures.immediateExecutionContext) { inner in
+                inner.onComplete(immediateExecutionContext, callback: complete)
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Dispatch
+
+// BrightFutures' sequence operations over any `AsyncType`, each forwarding to the core's operation on the
+// elements' core futures. On a sequence of `Future`s the core's own methods are chosen (these are
+// disfavoured overloads).
+
+extension Sequence {
+    /// The core's `traverse(_:f:)`: `f` runs at once for every element, on the calling thread; the values
+    /// in order once all succeed, delivered on `context`; the first failure otherwise.
+    @_disfavoredOverload
+    public func traverse<U, E, A: AsyncType>(
+        _ context: @escaping ExecutionContext = DispatchQueue.global().context,
+        f: (Element) -> A
+    ) -> Future<[U], E> where A.Value: ResultProtocol, U: Sendable, A.Value.Value == U, A.Value.Error == E {
+        map { f($0).coreFuture }.traverse(context) { $0 }
+    }
+}
+
+extension Sequence where Element: AsyncType {
+    /// The first of the values to arrive, as the elements' type (the core's `firstCompleted()`, which never
+    /// cancels the others). Nothing runs on a context.
+    @_disfavoredOverload
+    public func firstCompleted() -> Element {
+        let first = map(\.asyncFuture).firstCompleted()
+        return Element { complete in first.onSuccess(Futures.immediateExecutionContext, callback: complete) }
+    }
+}
+
+extension Sequence where Element: AsyncType, Element.Value: ResultProtocol, Element.Value.Value: Sendable {
+    /// The core futures of the elements.
+    var coreFutures: [Future<Element.Value.Value, Element.Value.Error>] {
+        map(\.coreFuture)
+    }
+
+    /// The core's `fold(_:f:)`: `f` runs on a global queue.
+    @_disfavoredOverload
+    public func fold<R>(
+        _ zero: R,
+        f: @escaping @Sendable (R, Element.Value.Value) -> R
+    ) -> Future<R, Element.Value.Error> {
+        coreFutures.fold(zero, f: f)
+    }
+
+    /// The core's `fold(_:zero:f:)`: `f` runs on `context`, once per element in order; the first failure
+    /// in sequence order fails the result.
+    @_disfavoredOverload
+    public func fold<R>(
+        _ context: @escaping ExecutionContext,
+        zero: R,
+        f: @escaping @Sendable (R, Element.Value.Value) -> R
+    ) -> Future<R, Element.Value.Error> {
+        coreFutures.fold(context, zero: zero, f: f)
+    }
+
+    /// The core's `sequence()`: the values in order once all succeed, else the first failure. Nothing runs
+    /// on a context.
+    @_disfavoredOverload
+    public func sequence() -> Future<[Element.Value.Value], Element.Value.Error> {
+        coreFutures.sequence()
+    }
+
+    /// The core's `find(_:)`: `p` runs on a global queue.
+    @_disfavoredOverload
+    public func find(
+        _ p: @escaping @Sendable (Element.Value.Value) -> Bool
+    ) -> Future<Element.Value.Value, BrightFuturesError<Element.Value.Error>> {
+        coreFutures.find(p)
+    }
+
+    /// The core's `find(_:p:)`: `p` runs on `context` once all succeed; fails with
+    /// `BrightFuturesError/noSuchElement` when no value passes, or with the first failure as `external`.
+    @_disfavoredOverload
+    public func find(
+        _ context: @escaping ExecutionContext,
+        p: @escaping @Sendable (Element.Value.Value) -> Bool
+    ) -> Future<Element.Value.Value, BrightFuturesError<Element.Value.Error>> {
+        coreFutures.find(context, p: p)
+    }
+}
