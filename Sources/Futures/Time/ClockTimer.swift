@@ -13,7 +13,7 @@ extension Duration {
 
 /// The instant `duration` (clamped to 0…10⁹ s, see ``Swift/Duration/longestTimerWait``) from now on
 /// `clock`.
-func timerDeadline<C: Clock<Duration>>(after duration: Duration, on clock: C) -> C.Instant {
+package func timerDeadline<C: Clock<Duration>>(after duration: Duration, on clock: C) -> C.Instant {
     clock.now.advanced(by: duration.clampedForTimer)
 }
 
@@ -29,7 +29,7 @@ func timerDeadline<C: Clock<Duration>>(after duration: Duration, on clock: C) ->
 /// it is given: a real one, or a test clock advanced by hand. Compute `deadline` with
 /// ``timerDeadline(after:on:)`` so that it stays representable.
 @discardableResult
-func runAt<C: Clock>(
+package func runAt<C: Clock>(
     _ deadline: C.Instant,
     on clock: C,
     _ body: @escaping @Sendable () -> Void
