@@ -14,15 +14,19 @@ public protocol FutureOutcome<T, E>: AnyObject {
     var _outcome: Result<T, E>? { get }
 }
 
+// Disfavoured: where a subclass declares its own `result` and `error`, those win, and the type checker
+// tries them first.
 extension FutureOutcome {
     /// The result, or `nil` while pending.
     @inlinable
+    @_disfavoredOverload
     public var result: Result<T, E>? {
         _outcome
     }
 
     /// The error if completed with a failure, else `nil`.
     @inlinable
+    @_disfavoredOverload
     public var error: E? {
         if case .failure(let error) = _outcome { return error }
         return nil
