@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 "NaiveReference",
                 .product(name: "Futures", package: "swift-futures"),
+                .product(name: "BoltsSwift", package: "swift-futures"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
