@@ -214,6 +214,7 @@ extension Future {
     /// pending: the drop is reported as ``FuturesDiagnostic/promiseDropped(type:file:line:)`` (naming the
     /// write end's `type`), and the future fails with ``FuturesError/brokenPromise`` when `E` can hold it;
     /// otherwise its callbacks are released, since they can never run.
+    @usableFromInline
     final func writeEndDropped(type: String, site: CallSite) {
         FuturesDiagnostics.report(.promiseDropped(type: type, file: site.file, line: site.line))
         if let error = FuturesError.brokenPromise as? E {
@@ -227,10 +228,11 @@ extension Future {
     }
 
     /// ``writeEndDropped(type:site:)`` for a face's own write end in another module of this package (call
-    /// it from the write end's `deinit` when this future is pending): the write end was created at
-    /// `file`:`line`.
-    package final func writeEndDropped(type: String, file: StaticString, line: UInt) {
-        guard !isCompleted else { return }
-        writeEndDropped(type: type, site: CallSite(file: file, line: line))
+    /// it from the write end's `deinit`): does nothing when this future has completed; else the write end,
+    /// named `type`, was created at `file`:`line` and is reported. `type` is evaluated only then.
+    @inlinable
+    package final func writeEndDropped(type: @autoclosure () -> String, file: StaticString, line: UInt) {
+        if isKnownCompleted || isCompleted { return }
+        writeEndDropped(type: type(), site: CallSite(file: file, line: line))
     }
 }
