@@ -304,7 +304,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BoltsSwiftTests",
-            dependencies: ["BoltsSwift", "Futures"],
+            dependencies: ["BoltsSwift", "Futures", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -92,6 +92,7 @@ let package = Package(
                 "NaiveReference",
                 .product(name: "Futures", package: "swift-futures"),
                 .product(name: "Bolts", package: "swift-futures"),
+                .product(name: "BoltsSwift", package: "swift-futures"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

@@ -4,9 +4,8 @@ import Futures
 // uses `continueWith`, `continueOnSuccessWith` or `continueOnErrorWith`; one that returns a task uses the
 // `…Task` name. Each is generic only in what the closure returns, so chains type-check at once.
 //
-// Each is `@inline(__always)`: inlined into the caller, the closure literal is known, and the callback that
-// the slow path registers captures what the closure captures instead of boxing the closure (one allocation
-// less per pending continuation: W2sBoltsSwift 17 → 13 mallocs per operation).
+// Each is `@inline(__always)`: inlined into the caller, the closure literal is known, and the step that the
+// slow path stores captures what the closure captures instead of boxing the closure.
 
 extension Task {
     // MARK: - continueWith
@@ -32,10 +31,9 @@ extension Task {
     ) -> Task<S> {
         let context = executor.context
         if let now = continuedNow(context, { _ in .settled(settle { try continuation(self) }) }) { return now }
-        return Task<S>(
-            future: future.derive(context) { [weak self] result, next in
-                next.complete(settle { try continuation(self ?? .standIn(for: result)) })
-            })
+        return continued(context, passing: true) { _, source, next in
+            next.complete(settle { try continuation(source!) })
+        }
     }
 
     /// Runs `continuation` with this task once it completes (whatever its state) and returns a task that
@@ -55,10 +53,9 @@ extension Task {
     ) -> Task<S> {
         let context = executor.context
         if let now = continuedNow(context, { _ in .following { try continuation(self) } }) { return now }
-        return Task<S>(
-            future: future.derive(context) { [weak self] result, next in
-                Next.following { try continuation(self ?? .standIn(for: result)) }.complete(next)
-            })
+        return continued(context, passing: true) { _, source, next in
+            Next.following { try continuation(source!) }.complete(next)
+        }
     }
 
     // MARK: - continueOnSuccessWith
@@ -94,13 +91,12 @@ extension Task {
         {
             return now
         }
-        return Task<S>(
-            future: future.derive(context) { result, next in
-                switch result {
-                case .success(let value): next.complete(settle { try continuation(value) })
-                case .failure(let error): next.complete(.failure(error))
-                }
-            })
+        return continued(context, passing: false) { result, _, next in
+            switch result {
+            case .success(let value): next.complete(settle { try continuation(value) })
+            case .failure(let error): next.complete(.failure(error))
+            }
+        }
     }
 
     /// Runs `continuation` with the result if this task succeeds and continues with the task it returns;
@@ -130,13 +126,12 @@ extension Task {
         {
             return now
         }
-        return Task<S>(
-            future: future.derive(context) { result, next in
-                switch result {
-                case .success(let value): Next.following { try continuation(value) }.complete(next)
-                case .failure(let error): next.complete(.failure(error))
-                }
-            })
+        return continued(context, passing: false) { result, _, next in
+            switch result {
+            case .success(let value): Next.following { try continuation(value) }.complete(next)
+            case .failure(let error): next.complete(.failure(error))
+            }
+        }
     }
 
     // MARK: - continueOnErrorWith
@@ -220,35 +215,41 @@ extension Task {
 
     // MARK: - The one continuation primitive
 
-    /// What a continuation completes its new task with: an outcome, or another task's future to follow.
+    /// What a continuation completes its new task with: an outcome, or another task to follow.
     @usableFromInline
     enum Next<S: Sendable> {
         case settled(Result<S, any Error>)
-        case follow(Future<S, any Error>)
+        case follow(Task<S>)
 
-        /// The future of the task `body` returns, or the error it throws (``CancelledError``: cancelled).
+        /// The task `body` returns, or the error it throws (``CancelledError``: cancelled).
         @inlinable
         static func following(_ body: () throws -> Task<S>) -> Next<S> {
             do {
-                return .follow(try body().future)
+                return .follow(try body())
             } catch {
                 return .settled(settle { throw error })
             }
         }
 
-        /// The new task's future: the outcome, or one following the other task (the core's `following`:
-        /// that future itself once it has completed, one of its consumers otherwise).
+        /// The new task: completed with the outcome; or the other task itself once it has completed (a
+        /// request on a completed task does nothing, so there is nothing to forward), else a new task that
+        /// follows it as one of its consumers (the core's `following`).
         @inlinable
-        var future: Future<S, any Error> {
+        var task: Task<S> {
             switch self {
-            case .settled(let result): Future(result: result)
-            case .follow(let other): Future.following(other)
+            case .settled(let result):
+                return Task<S>(completed: result)
+            case .follow(let other):
+                if other.isCompleted { return other }
+                let task = Task<S>(pending: ())
+                task.completeWith(other)
+                return task
             }
         }
 
         /// Completes `next` with the outcome, or with the other task's once it has one.
         @inlinable
-        func complete(_ next: Future<S, any Error>) {
+        func complete(_ next: Task<S>) {
             switch self {
             case .settled(let result): next.complete(result)
             case .follow(let other): next.completeWith(other)
@@ -271,36 +272,93 @@ extension Task {
         }
         let context = executor.context
         if let now = continuedNow(context, step) { return now }
-        return Task(future: future.derive(context) { result, next in step(result).complete(next) })
+        return continued(context, passing: false) { result, _, next in step(result).complete(next) }
     }
 
     /// The fast path of every continuation, the core combinators' (`ifCompleted`): on `.immediate` over a
     /// completed task, `step` runs right here, through the trampoline, and the new task is built from its
     /// answer, with no callback registered. `nil`, with nothing run, when the task is pending, the executor
-    /// is another one, or the trampoline has no frame left: the caller then derives the new task.
-    ///
-    /// The slow path of every continuation is a step derived from this task's future through the core's
-    /// dependency primitive (`derive`: one consumer of this task's cell, a callback on the executor's
-    /// context, released once it has run), so it has the core's guarantees: continuations of one task are
-    /// independent, stack-safe on `.immediate` and `.default` at any depth, and an abandoned pending task
-    /// is released with its continuations. The forms whose closure receives the task hold it weakly (see
-    /// ``standIn(for:)``).
+    /// is another one, or the trampoline has no frame left: the caller then derives the new task
+    /// (``continued(_:passing:_:)``).
     @inlinable
     func continuedNow<S>(
         _ context: ExecutionContext,
         _ step: (Result<TResult, any Error>) -> Next<S>
     ) -> Task<S>? {
         guard context.isImmediate else { return nil }
-        return future.ifCompleted { result in Task<S>(future: step(result).future) }
+        return ifCompleted { result in step(result).task }
     }
 
-    /// The task a continuation receives when the task it was added to is gone by the time it runs (nobody
-    /// holds it, so nobody can compare identities): a task with the same outcome. Its future counts as
-    /// looked at, so a failure is not reported as unobserved a second time.
+    /// The slow path of every continuation: a new task derived from this one through the core's
+    /// dependency primitive (`derive(after:)`: one consumer of this task, a callback on the executor's
+    /// context, released once it has run), so it has the core's guarantees: continuations of one task are
+    /// independent, stack-safe on `.immediate` and `.default` at any depth, cancellation requests travel
+    /// upstream as one consumer's ask (G8). The new task carries `step` (and this task when `passing`, for
+    /// the forms whose closure receives it) until the step runs.
+    @inlinable
+    func continued<S>(
+        _ context: ExecutionContext,
+        passing: Bool,
+        _ step: @escaping @Sendable (Result<TResult, any Error>, Task<TResult>?, Task<S>) -> Void
+    ) -> Task<S> {
+        let next = ContinuationTask<S, TResult>(source: passing ? self : nil, step: step)
+        next.derive(after: self, context, step: "continueWith", file: #fileID, line: #line) { result in
+            next.fire(result)
+        }
+        return next
+    }
+}
+
+/// A task derived from another one by a continuation, carrying the step that completes it.
+///
+/// The callback that ``Task/continued(_:passing:_:)`` registers on the source captures this one object:
+/// no context box is allocated around the step and the task (the core's `DerivedFuture` does the same).
+@usableFromInline
+final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
+    // `@unchecked Sendable`: `step` and `source` are set in `init`, before the task is shared, and taken
+    // once in `fire(_:)`, the body of the one callback `continued` registers on the source: a callback runs
+    // at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which destroys what is
+    // left, runs after the last reference, the callback's included, is gone. For the same reason no two
+    // accesses overlap, so the runtime's exclusivity check is skipped.
     @usableFromInline
-    static func standIn(for result: Result<TResult, any Error>) -> Task<TResult> {
-        let future = Future(result: result)
-        _ = future.result
-        return Task(future: future)
+    @exclusivity(unchecked)
+    var step: (@Sendable (Result<Source, any Error>, Task<Source>?, Task<TResult>) -> Void)?
+
+    /// The task continued from, for the forms whose closure receives it; `nil` for the others.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var source: Task<Source>?
+
+    @inlinable
+    init(
+        source: Task<Source>?,
+        step: @escaping @Sendable (Result<Source, any Error>, Task<Source>?, Task<TResult>) -> Void
+    ) {
+        self.step = step
+        self.source = source
+        super.init(pending: ())
+    }
+
+    /// ``Task/init(resolver:)``, which every subclass must provide: the face never makes a continuation
+    /// this way. The task has no step and no source, and `resolver` completes it.
+    @usableFromInline
+    required convenience init(
+        resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
+    ) {
+        self.init(source: nil) { _, _, _ in }
+        step = nil
+        resolver { [self] result in
+            if !complete(result) {
+                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
+            }
+        }
+    }
+
+    /// Runs the step with the source's result, releasing it (and the source) as soon as it has run.
+    @inlinable
+    func fire(_ result: Result<Source, any Error>) {
+        guard let step = step.take() else { return }
+        let source = source.take()
+        step(result, source, self)
     }
 }

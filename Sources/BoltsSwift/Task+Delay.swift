@@ -2,19 +2,27 @@ import Foundation
 import Futures
 
 extension Task {
-    /// A task that succeeds after `delay` seconds (Bolts-Swift's `withDelay`).
+    /// A task that succeeds after `delay` seconds on `clock` (Bolts-Swift's `withDelay`).
     ///
-    /// The timer is a dispatch timer on a global queue: the task completes there, so continuations on
-    /// ``Executor/default`` start on that queue. The delay is rounded to whole milliseconds and clamped to
-    /// 0…10¹² ms; one that is not finite (`.infinity`, `.nan`) waits for ever.
-    public static func withDelay(_ delay: TimeInterval) -> Task<Void> {
-        let future = Future<Void, any Error>()
-        let timer = DelayTimer()
-        let milliseconds = delay.isFinite ? Int(min(max(delay * 1000, 0), 1e12).rounded()) : Int(1e12)
-        timer.start(after: milliseconds) {
-            future.complete(.success(()))
-            timer.cancel()
+    /// The delay runs on the library's timer (the one every time-based operator uses): the task completes
+    /// from a Swift concurrency task once `clock` has reached the deadline, so continuations on
+    /// ``Executor/default`` start there. Pass a test clock to drive it by hand. A negative delay is zero;
+    /// one longer than 10⁹ seconds, or not finite (`.infinity`, `.nan`), waits 10⁹ seconds (for ever, in
+    /// practice). A cancellation request on the task does not stop the timer, as in Bolts-Swift.
+    ///
+    /// - Parameters:
+    ///   - delay: The wait, in seconds.
+    ///   - clock: The clock that measures it; `ContinuousClock()` if omitted.
+    public static func withDelay(
+        _ delay: TimeInterval,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) -> Task<Void> {
+        let longest = 1_000_000_000.0
+        let seconds = delay.isFinite ? min(max(delay, 0), longest) : longest
+        let task = Task<Void>(pending: ())
+        ClockTimer(after: .seconds(seconds), on: clock) {
+            task.complete(.success(()))
         }
-        return Task<Void>(future: future)
+        return task
     }
 }

@@ -11,7 +11,7 @@ extension Task {
     /// The tasks are gathered by the core's one gatherer (the collector behind `settled()`): O(n), and
     /// each task is released from the gathering as it completes. No closure of yours runs.
     public static func whenAll(_ tasks: [Task<TResult>]) -> Task<Void> {
-        Task<Void>(future: gathered(tasks) { _ in () })
+        gathered(tasks) { _ in () }
     }
 
     /// ``whenAll(_:)-([Task<TResult>])`` for tasks given one by one.
@@ -22,7 +22,7 @@ extension Task {
     /// A task with the results of every task of `tasks`, in list order, once all have completed
     /// (Bolts-Swift's `whenAllResult`); faults and cancellation as ``whenAll(_:)-([Task<TResult>])``.
     public static func whenAllResult(_ tasks: [Task<TResult>]) -> Task<[TResult]> {
-        Task<[TResult]>(future: gathered(tasks) { $0 })
+        gathered(tasks) { $0 }
     }
 
     /// ``whenAllResult(_:)-([Task<TResult>])`` for tasks given one by one.
@@ -31,13 +31,16 @@ extension Task {
     }
 
     /// Gathers every outcome of `tasks` (the core's `settled()`, through its `SequenceCollector`) and
-    /// completes the returned future by Bolts-Swift's rule, with `values` of the results on success.
+    /// completes the returned task, derived from the gathering, by Bolts-Swift's rule, with `values` of the
+    /// results on success.
     private static func gathered<Out: Sendable>(
         _ tasks: [Task<TResult>],
         _ values: @escaping @Sendable ([TResult]) -> Out
-    ) -> Future<Out, any Error> {
-        tasks.map(\.future).settled().derive(immediateExecutionContext) {
-            (outcomes: Result<[Result<TResult, any Error>], Never>, next: Future<Out, any Error>) in
+    ) -> Task<Out> {
+        let futures: [Future<TResult, any Error>] = tasks
+        let next = Task<Out>(pending: ())
+        next.derive(after: futures.settled(), immediateExecutionContext, step: "whenAll", file: #fileID, line: #line) {
+            (outcomes: Result<[Result<TResult, any Error>], Never>) in
             guard case .success(let outcomes) = outcomes else { return }
             var results: [TResult] = []
             var errors: [any Error] = []
@@ -58,5 +61,6 @@ extension Task {
                 next.complete(.success(values(results)))
             }
         }
+        return next
     }
 }

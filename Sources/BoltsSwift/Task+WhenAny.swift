@@ -9,12 +9,13 @@ extension Task {
     /// list order). The other tasks are left alone. No closure of yours runs.
     public static func whenAny(_ tasks: [Task<TResult>]) -> Task<Void> {
         if tasks.isEmpty { return Task<Void>(()) }
-        let first: Future<TResult, any Error> = tasks.map(\.future).firstCompleted()
-        return Task<Void>(
-            future: first.derive(immediateExecutionContext) {
-                (_: Result<TResult, any Error>, next: Future<Void, any Error>) in
-                next.complete(.success(()))
-            })
+        let futures: [Future<TResult, any Error>] = tasks
+        let first: Future<TResult, any Error> = futures.firstCompleted()
+        let next = Task<Void>(pending: ())
+        next.derive(after: first, immediateExecutionContext, step: "whenAny", file: #fileID, line: #line) { _ in
+            next.complete(.success(()))
+        }
+        return next
     }
 
     /// ``whenAny(_:)-([Task<TResult>])`` for tasks given one by one.

@@ -4,9 +4,10 @@ import Futures
 /// The result of an asynchronous operation (Bolts-Swift's `Task`): pending, then completed with a
 /// ``result``, faulted with an ``error``, or ``cancelled``.
 ///
-/// A task is a thin face over the library's core cell: it holds a `Future<TResult, any Error>`
-/// (``future``), where cancellation is the failure `FuturesError.cancelled`. Tasks are objects: a
-/// continuation receives the very task it was added to (`task === initialTask`).
+/// A task is the library's core cell itself: `Task<TResult>` is a subclass of
+/// `Future<TResult, any Error>`, where cancellation is the failure `FuturesError.cancelled`. Making a task
+/// costs one object, as making a core future does, and every continuation is a core derivation step.
+/// Tasks are objects: a continuation receives the very task it was added to (`task === initialTask`).
 ///
 /// ```swift
 /// save(object).continueWith { task in
@@ -21,32 +22,64 @@ import Futures
 /// }
 /// ```
 ///
-/// A task does not retain the tasks it was continued from, and releases each continuation closure (and
-/// what it captured) once it has run.
-public final class Task<TResult: Sendable>: Sendable {
+/// A task releases each continuation closure (and what it captured) once it has run. A pending
+/// continuation whose closure receives the task holds that task until it runs; every task completes
+/// (a task of a dropped ``TaskCompletionSource`` faults with `FuturesError.brokenPromise`, and so does one
+/// made with ``init(future:)`` over a future that is dropped before it completes), so nothing is kept
+/// for ever.
+public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sendable {
+    // Every member is `final` (or in an extension): a subclass only carries a continuation's step, and a
+    // read such as `task.result` must be a direct, specialised call, not a class-table dispatch to the
+    // unspecialised getter (1,900 instructions per W1 operation).
+    //
+    // `@unchecked Sendable`: a task adds no stored property to its cell, so all its state is the
+    // `Future`'s, whose own proof (in Future.swift: every mutable field under the cell's lock, a settled
+    // success read after an acquiring load) covers it.
     /// A closure run when a task completes.
     public typealias Continuation = @Sendable () -> Void
 
-    /// The core cell: this task as a future. Cancelled ⇄ failed with `FuturesError.cancelled`.
-    public let future: Future<TResult, any Error>
-
-    /// Views `future` as a task (no copy: the task and the future are the same cell). A failure with
-    /// `FuturesError.cancelled` or Swift's `CancellationError` reads as cancelled.
+    /// A pending task: the cell a derivation or a completion source completes.
     @inlinable
-    public init(future: Future<TResult, any Error>) {
-        self.future = future
+    init(pending: Void) {
+        super.init(cell: nil)
+    }
+
+    /// A task completed with `result`.
+    @inlinable
+    init(completed result: Result<TResult, any Error>) {
+        super.init(cell: result)
+    }
+
+    /// This task as a core future (the same object). Cancelled ⇄ failed with `FuturesError.cancelled`.
+    @inlinable
+    public final var future: Future<TResult, any Error> {
+        self
+    }
+
+    /// A task with `future`'s outcome, as one consumer of it (a cancellation request on the task is this
+    /// consumer's ask, GUARANTEES.md G8). A failure with `FuturesError.cancelled` or Swift's
+    /// `CancellationError` reads as cancelled. If `future` is dropped before it completes, the task faults
+    /// with `FuturesError.brokenPromise`, so that its continuations run and are released.
+    public convenience init(future: Future<TResult, any Error>) {
+        self.init(pending: ())
+        if let result = future.ifCompleted({ $0 }) {
+            complete(result)
+            return
+        }
+        let follower = Follower(self)
+        depend(upon: future, immediateExecutionContext) { result in follower.task.complete(result) }
     }
 
     /// Creates a task that has already succeeded with `result`.
     @inlinable
-    public init(_ result: TResult) {
-        self.future = Future(value: result)
+    public convenience init(_ result: TResult) {
+        self.init(completed: .success(result))
     }
 
     /// Creates a task that has already faulted with `error`.
     @inlinable
-    public init(error: any Error) {
-        self.future = Future(error: error)
+    public convenience init(error: any Error) {
+        self.init(completed: .failure(error))
     }
 
     /// Creates a task with the outcome of `closure`, run on `executor`.
@@ -55,12 +88,33 @@ public final class Task<TResult: Sendable>: Sendable {
     ///   - executor: Where `closure` runs; ``Executor/default`` (at once, on this thread) if omitted.
     ///   - closure: Returns the result, or throws to fault the task (``CancelledError`` cancels it).
     public convenience init(_ executor: Executor = .default, closure: @escaping @Sendable () throws -> TResult) {
-        self.init(future: Task<Void>(()).continueWith(executor) { _ in try closure() }.future)
+        self.init(pending: ())
+        derive(after: Task<Void>(()), executor.context, step: "Task", file: #fileID, line: #line) { [self] _ in
+            complete(settle { try closure() })
+        }
+    }
+
+    /// A task that `resolver` completes: the core's `Future(resolver:)`, which every subclass of the
+    /// core's future provides (BrightFutures' `AsyncType` requires it).
+    ///
+    /// `resolver` runs at once, on this thread; `complete` may be called from any thread, the first call
+    /// wins and a later one is reported as `FuturesDiagnostic.futureCompletedTwice`. A
+    /// `CancelledError` or `FuturesError.cancelled` failure makes the task cancelled, any other a fault.
+    @_disfavoredOverload
+    public required convenience init(
+        resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
+    ) {
+        self.init(pending: ())
+        resolver { [self] result in
+            if !complete(result) {
+                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
+            }
+        }
     }
 
     /// A task that is already cancelled.
     public static func cancelledTask() -> Task<TResult> {
-        Task(future: Future(error: FuturesError.cancelled))
+        Task(completed: .failure(FuturesError.cancelled))
     }
 
     /// A task with the outcome of `closure`, run on `executor` (same as ``init(_:closure:)``).
@@ -87,33 +141,33 @@ public final class Task<TResult: Sendable>: Sendable {
 
     /// Whether the task has completed: succeeded, faulted or been cancelled.
     @inlinable
-    public var completed: Bool {
-        future.isCompleted
+    public final var completed: Bool {
+        isCompleted
     }
 
     /// Whether the task has faulted with an ``error`` (a cancelled task has not).
     @inlinable
-    public var faulted: Bool {
+    public final var faulted: Bool {
         error != nil
     }
 
     /// Whether the task has been cancelled.
     @inlinable
-    public var cancelled: Bool {
-        guard let error = future.error else { return false }
+    public final var cancelled: Bool {
+        guard case .failure(let error) = _outcome else { return false }
         return isCancellationError(error)
     }
 
     /// The result of a task that succeeded; `nil` while pending, and when faulted or cancelled.
     @inlinable
-    public var result: TResult? {
-        future.value
+    public final var result: TResult? {
+        value
     }
 
     /// The error of a task that faulted; `nil` while pending, on success, and when cancelled.
     @inlinable
-    public var error: (any Error)? {
-        guard let error = future.error, !isCancellationError(error) else { return nil }
+    public final var error: (any Error)? {
+        guard case .failure(let error) = _outcome, !isCancellationError(error) else { return nil }
         return error
     }
 
@@ -124,29 +178,40 @@ public final class Task<TResult: Sendable>: Sendable {
     ///
     /// Deadlocks if the task can only complete through the blocked thread itself (for example waiting on
     /// the main thread for a continuation on ``Executor/mainThread``). In async code, prefer
-    /// `try await task.future.get()`.
-    public func waitUntilCompleted() {
+    /// `try await task.get()`.
+    public final func waitUntilCompleted() {
         if Thread.isMainThread {
             debugPrint("Warning: A long-running operation is being executed on the main thread waiting on \(self).")
         }
-        _ = future.forced()
+        _ = forced()
     }
-}
 
-extension Task: CustomStringConvertible, CustomDebugStringConvertible {
+    // MARK: - Description
+
     /// The state as Bolts-Swift prints it: `Task: pending`, `Task: success(5)`, `Task: error(…)` or
-    /// `Task: cancelled`.
-    public var description: String {
-        guard let result = future.result else { return "Task: pending" }
+    /// `Task: cancelled`. (``debugDescription`` is the same.)
+    override public var description: String {
+        guard let result = _outcome else { return "Task: pending" }
         switch result {
         case .success(let value): return "Task: success(\(String(reflecting: value)))"
         case .failure(let error) where isCancellationError(error): return "Task: cancelled"
         case .failure(let error): return "Task: error(\(String(reflecting: error)))"
         }
     }
+}
 
-    /// Same as ``description``.
-    public var debugDescription: String {
-        description
+/// What a task made with ``Task/init(future:)`` registers on the future it follows: when the future is
+/// dropped while pending, its callbacks are released with this object, whose `deinit` then faults the
+/// task with `FuturesError.brokenPromise` (nothing else could complete it). After a normal completion the
+/// `deinit` finds the task completed and changes nothing.
+final class Follower<TResult: Sendable>: Sendable {
+    let task: Task<TResult>
+
+    init(_ task: Task<TResult>) {
+        self.task = task
+    }
+
+    deinit {
+        task.complete(.failure(FuturesError.brokenPromise))
     }
 }

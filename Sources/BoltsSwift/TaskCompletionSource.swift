@@ -19,7 +19,8 @@ import Futures
 /// }
 /// ```
 ///
-/// Built on the library's `Promise`, so it follows its misuse rules (GUARANTEES.md G10):
+/// It is the write end of its task's cell, with the rules of the library's `Promise` (GUARANTEES.md G10),
+/// through the same core functions:
 /// - **Completing twice** with ``set(result:file:line:)``, ``set(error:file:line:)`` or
 ///   ``cancel(file:line:)``: the first outcome stays; the call is ignored and reported as
 ///   `FuturesDiagnostic.promiseCompletedTwice` (Bolts-Swift stopped the process with a precondition
@@ -29,50 +30,64 @@ import Futures
 public final class TaskCompletionSource<TResult: Sendable>: Sendable {
     /// The task this source completes.
     public let task: Task<TResult>
-    @usableFromInline let promise: Promise<TResult, any Error>
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
 
     /// Creates a source with a pending task. `file` and `line` name it in diagnostics.
+    @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
-        promise = Promise(file: file, line: line)
-        task = Task(future: promise.future)
+        task = Task(pending: ())
+        self.file = file
+        self.line = line
+    }
+
+    deinit {
+        task.writeEndDropped(type: "\(TaskCompletionSource.self)", file: file, line: line)
+    }
+
+    /// Completes the task with `result`, reporting a second completion made at `file`:`line`.
+    @inlinable
+    func complete(_ result: Result<TResult, any Error>, file: StaticString, line: UInt) {
+        if task.completeAsWriteEnd(result, file: self.file, line: self.line) { return }
+        FuturesDiagnostics.report(.promiseCompletedTwice(file: "\(file)", line: line))
     }
 
     /// Completes the task with `result`. A completed task stays as it is; the call is reported.
     @inlinable
     public func set(result: TResult, file: StaticString = #fileID, line: UInt = #line) {
-        promise.complete(.success(result), file: file, line: line)
+        complete(.success(result), file: file, line: line)
     }
 
     /// Faults the task with `error`. A completed task stays as it is; the call is reported.
     @inlinable
     public func set(error: any Error, file: StaticString = #fileID, line: UInt = #line) {
-        promise.complete(.failure(error), file: file, line: line)
+        complete(.failure(error), file: file, line: line)
     }
 
     /// Cancels the task. A completed task stays as it is; the call is reported.
     @inlinable
     public func cancel(file: StaticString = #fileID, line: UInt = #line) {
-        promise.complete(.failure(FuturesError.cancelled), file: file, line: line)
+        complete(.failure(FuturesError.cancelled), file: file, line: line)
     }
 
     /// Completes the task with `result` unless it has completed; returns whether this call completed it.
     @inlinable
     @discardableResult
     public func trySet(result: TResult) -> Bool {
-        promise.trySuccess(result)
+        task.completeAsWriteEnd(.success(result), file: file, line: line)
     }
 
     /// Faults the task with `error` unless it has completed; returns whether this call completed it.
     @inlinable
     @discardableResult
     public func trySet(error: any Error) -> Bool {
-        promise.tryFailure(error)
+        task.completeAsWriteEnd(.failure(error), file: file, line: line)
     }
 
     /// Cancels the task unless it has completed; returns whether this call cancelled it.
     @inlinable
     @discardableResult
     public func tryCancel() -> Bool {
-        promise.tryFailure(FuturesError.cancelled)
+        task.completeAsWriteEnd(.failure(FuturesError.cancelled), file: file, line: line)
     }
 }

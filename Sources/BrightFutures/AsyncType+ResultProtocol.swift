@@ -26,7 +26,10 @@ extension AsyncType where Value: ResultProtocol {
     }
 
     /// The error once completed with a failure, else `nil`.
-    @_disfavoredOverload
+    ///
+    /// Not disfavoured, unlike the other members here: the core declares a future's `error` in a
+    /// disfavoured protocol extension (so that a subclass's own `error` wins), and two disfavoured
+    /// candidates would be ambiguous. Both read the same failure.
     public var error: Value.Error? {
         if case .failure(let error)? = result?.result { return error }
         return nil

@@ -91,6 +91,8 @@ struct MemoryTests {
         #expect(captured.allSatisfy { $0.isFreed })
     }
 
+    /// A task that follows a future nobody can complete any more faults (`FuturesError.brokenPromise`),
+    /// so that its continuations, and whatever they hold, are released.
     @Test func continuationsOfAnAbandonedPendingTaskAreReleased() {
         let source = WeakSlot<Future<Int, any Error>>()
         let continued = WeakSlot<Future<Int, any Error>>()
@@ -102,8 +104,8 @@ struct MemoryTests {
             let task = Task(future: placeholder)
             let object = Captured(1)
             capturedByClosure.object = object
-            continued.object = task.continueWith(.immediate) { _ in object.value }.future
-            chained.object = task.continueWithTask { _ in Task(1) }.continueOnSuccessWith { $0 }.future
+            continued.object = task.continueWith(.immediate) { _ in object.value }
+            chained.object = task.continueWithTask(.immediate) { _ in Task(1) }.continueOnSuccessWith(.immediate) { $0 }
         }
         #expect(source.isFreed && continued.isFreed && chained.isFreed && capturedByClosure.isFreed)
     }
@@ -113,7 +115,7 @@ struct MemoryTests {
         let seen = Recorder<Int>()
         let next = WeakSlot<Future<Void, any Error>>()
         do {
-            next.object = source.task.continueWith(.immediate) { task in seen.append(task.result!) }.future
+            next.object = source.task.continueWith(.immediate) { task in seen.append(task.result!) }
         }
         #expect(!next.isFreed)
         source.set(result: 7)
@@ -121,7 +123,7 @@ struct MemoryTests {
         #expect(next.isFreed)
     }
 
-    /// A continuation added to a task nobody else holds gets a task with the same outcome.
+    /// A continuation added to a task nobody else holds still gets that task, which it holds until it runs.
     @Test func aContinuationOfADroppedTaskGetsItsOutcome() {
         let source = TaskCompletionSource<Int>()
         let end = source.task.continueOnSuccessWith(.immediate) { $0 + 1 }

@@ -96,24 +96,38 @@ struct MisuseAndDifferencesTests {
         #expect(unobserved.count == 1)
     }
 
-    /// The delay is counted in whole milliseconds (a tiny or negative delay completes, from the timer's
-    /// queue); one that is not finite waits for ever instead of trapping.
-    @Test func withDelayCompletesForTinyDelaysAndWaitsForeverForInfiniteOnes() {
+    /// A tiny, zero or negative delay completes, from the timer; one that is not finite waits for ever
+    /// instead of trapping.
+    @Test func withDelayCompletesForTinyDelaysAndWaitsForeverForInfiniteOnes() async throws {
         for delay in [0.0001, 0, -1] {
             let delayed = Task<Void>.withDelay(delay)
-            delayed.waitUntilCompleted()
+            try await delayed.get()
             #expect(delayed.completed && !delayed.faulted)
         }
         #expect(!Task<Void>.withDelay(.infinity).completed)
         #expect(!Task<Void>.withDelay(.nan).completed)
     }
 
-    /// The core cell is public: a task and a `Future` convert both ways for free.
+    /// A task is a core future (the same object), and a task made from a future follows it as one of its
+    /// consumers.
     @Test func aTaskIsAFuture() async throws {
         let promise = Promise<Int, any Error>()
         let task = Task(future: promise.future)
-        #expect(task.future === promise.future)
+        #expect(task.future === task)
+        let doubled: Future<Int, any Error> = task.continueOnSuccessWith { $0 * 2 }
         promise.success(3)
-        #expect(try await task.continueOnSuccessWith { $0 * 2 }.future.get() == 6)
+        #expect(try await doubled.get() == 6)
+        #expect(try await task.map { $0 + 1 }.get() == 4)
+    }
+
+    /// A task made from a future that is dropped before it completes faults with
+    /// `FuturesError.brokenPromise` (Bolts-Swift had no such tasks), so its continuations run.
+    @Test func aTaskOfADroppedFutureFaultsAsABrokenPromise() {
+        let seen = Recorder<String>()
+        do {
+            let task = Task(future: Future<Int, any Error>())
+            task.continueWith(.immediate) { task in seen.append("\(task.error.map { "\($0)" } ?? "none")") }
+        }
+        #expect(seen.values == ["\(FuturesError.brokenPromise)"])
     }
 }

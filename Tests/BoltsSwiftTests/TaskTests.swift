@@ -1,4 +1,5 @@
 import BoltsSwift
+import Clocks
 import Foundation
 import Testing
 
@@ -163,10 +164,23 @@ struct TaskTests {
         #expect(source.task.result == 3)
     }
 
-    @Test func withDelayCompletesLater() {
+    @Test func withDelayCompletesLater() async throws {
         let delayed = Task<Void>.withDelay(0.001)
-        delayed.waitUntilCompleted()
+        try await delayed.get()
         #expect(delayed.completed && !delayed.faulted)
+    }
+
+    /// The delay runs on the clock it is given: on a test clock, the task completes exactly when the
+    /// clock has been advanced by the delay, and not before.
+    @Test func withDelayRunsOnTheClockItIsGiven() async throws {
+        let clock = TestClock()
+        let delayed = Task<Void>.withDelay(2, clock: clock)
+        let next = delayed.continueWith(.immediate) { task in task.completed }
+        await clock.advance(by: .milliseconds(1999))
+        #expect(!delayed.completed)
+        await clock.advance(by: .milliseconds(1))
+        #expect(try await next.get() == true)
+        #expect(delayed.completed && !delayed.faulted && !delayed.cancelled)
     }
 }
 

@@ -27,6 +27,10 @@ let sink = Atomic<Int>(0)
 func consume(_ value: Int) { sink.add(value, ordering: .relaxed) }
 
 switch workload {
+case "W1BoltsSwift":
+    boltsSwiftW1(count)
+case "W2sBoltsSwift":
+    boltsSwiftW2s(count)
 case "W1":
     for _ in 0..<count {
         Future<Int, Never>(value: 1)

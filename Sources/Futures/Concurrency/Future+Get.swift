@@ -11,7 +11,7 @@ extension Future {
     /// producer, use ``get(onTaskCancellation:)``. Awaiting never blocks the main thread.
     @inlinable
     public func get() async throws(E) -> T {
-        if let result { return try result.get() }
+        if let result = _outcome { return try result.get() }
         let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, E>, Never>) in
             onCompletionWakeUp { continuation.resume(returning: $0) }
         }
@@ -60,7 +60,7 @@ extension Future {
     /// The result, or `nil` if waiting stopped because the Swift task was cancelled (only with
     /// `.stopWaiting`).
     private func result(onTaskCancellation kind: TaskCancellationKind) async -> Result<T, E>? {
-        if let result { return result }
+        if let result = _outcome { return result }
         switch kind {
         case .keepWaiting:
             return await resultAfterWaiting()
@@ -105,7 +105,7 @@ extension Future {
 
     /// Waits for the result, ignoring Swift task cancellation.
     private func resultAfterWaiting() async -> Result<T, E> {
-        if let result { return result }
+        if let result = _outcome { return result }
         return await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, E>, Never>) in
             onCompletionWakeUp { continuation.resume(returning: $0) }
         }

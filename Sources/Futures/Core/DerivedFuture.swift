@@ -19,7 +19,7 @@ final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future
     @inlinable
     init(step: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void) {
         self.step = step
-        super.init()
+        super.init(cell: nil)
     }
 
     /// ``Future/init(resolver:)``, which every subclass must provide: the library never creates a derived

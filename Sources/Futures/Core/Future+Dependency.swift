@@ -69,6 +69,24 @@ extension Future {
         depend(on: input, context, link: .follows, body)
     }
 
+    /// ``depend(on:_:link:asking:_:)`` as a derivation step, for a face whose futures are its own subclass
+    /// of `Future` (BoltsSwift's `Task`): this future, created pending, is derived from `input` exactly as
+    /// ``derive(_:step:file:line:_:)`` derives a `DerivedFuture` (one consumer of `input`, cancellation
+    /// and progress linked, a step in the failure trace named `step` at `file`:`line`), and `body` runs on
+    /// `context` with `input`'s result to complete it. The face allocates the output itself, so a step
+    /// costs one object, as a core combinator's does.
+    @inlinable
+    package final func derive<S: Sendable, SE: Error>(
+        after input: Future<S, SE>,
+        _ context: ExecutionContext,
+        step: StaticString,
+        file: StaticString,
+        line: UInt,
+        _ body: @escaping @Sendable (Result<S, SE>) -> Void
+    ) {
+        depend(on: input, context, link: .step(step, file: file, line: line), body)
+    }
+
     /// Steps 2 and 3 of ``depend(on:_:link:asking:_:)``, for a registration made another way (with a
     /// `CancelToken`, or removable): `registration` is what it saw of `input`.
     @inlinable

@@ -41,8 +41,14 @@ import Synchronization
 ///
 /// ## Writing
 /// The write end of a future is a ``Promise``, or the `complete` closure of ``init(file:line:resolver:)``.
+///
+/// ## Subclasses
+/// `Future` is `open` for one purpose: a face of this package whose original's type is a class of its own
+/// (BoltsSwift's `Task`) makes that class a subclass, so that its object *is* the cell (one allocation,
+/// the core's guarantees as they are). Its only designated initializer is `package`, so no code outside
+/// this package can subclass it, and no member of it can be overridden except ``description``.
 @dynamicMemberLookup
-public class Future<T: Sendable, E: Error>: @unchecked Sendable {
+open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state` and the fields below it) is
     // written only between `lock.lock()` and `lock.unlock()`, and read there too, with two exceptions.
     // The flag word is an atomic: its completed bit is read without the lock (`isKnownCompleted`,
@@ -180,28 +186,34 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
         set { setFlag(Flags.observed, newValue) }
     }
 
+    /// Creates a cell, pending when `result` is `nil`, else completed with it: the one designated
+    /// initializer. `package`, so that only the modules of this package can subclass `Future` (a face's own
+    /// cell class, such as BoltsSwift's `Task`, whose initializers call it); everyone else uses ``init()``
+    /// or ``init(result:)``.
+    @inlinable
+    package init(cell result: Result<T, E>?) {
+        self.words = (0, 0, 0)
+        self.lock = ParkingLock()
+        switch result {
+        case nil: self.flagWord = Atomic(0)
+        case .failure?: self.flagWord = Atomic(Flags.completed | Flags.failed)
+        case .success?: self.flagWord = Atomic(Flags.completed)
+        }
+        initializeState(FutureState(result: result))
+    }
+
     /// Creates a pending future that never completes by itself.
     ///
     /// Useful as a placeholder; to complete a future later, create a ``Promise`` instead.
     @inlinable
-    public init() {
-        self.words = (0, 0, 0)
-        self.lock = ParkingLock()
-        self.flagWord = Atomic(0)
-        initializeState(FutureState(result: nil))
+    public convenience init() {
+        self.init(cell: nil)
     }
 
     /// Creates a future that is already completed with `result`.
     @inlinable
-    public init(result: Result<T, E>) {
-        self.words = (0, 0, 0)
-        self.lock = ParkingLock()
-        if case .failure = result {
-            self.flagWord = Atomic(Flags.completed | Flags.failed)
-        } else {
-            self.flagWord = Atomic(Flags.completed)
-        }
-        initializeState(FutureState(result: result))
+    public convenience init(result: Result<T, E>) {
+        self.init(cell: result)
     }
 
     deinit {
@@ -301,9 +313,9 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     // MARK: - State
 
-    /// The result, or `nil` while pending.
+    /// The result, or `nil` while pending (what ``FutureOutcome/result`` reads).
     @inlinable
-    public final var result: Result<T, E>? {
+    public final var _outcome: Result<T, E>? {
         if let value = settledValueWithoutLock() { return .success(value) }
         lock.lock()
         defer { lock.unlock() }
@@ -314,14 +326,7 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// The value if completed successfully, else `nil`.
     @inlinable
     public final var value: T? {
-        if case .success(let value) = result { return value }
-        return nil
-    }
-
-    /// The error if completed with a failure, else `nil`.
-    @inlinable
-    public final var error: E? {
-        if case .failure(let error) = result { return error }
+        if case .success(let value) = _outcome { return value }
         return nil
     }
 
@@ -347,7 +352,21 @@ public class Future<T: Sendable, E: Error>: @unchecked Sendable {
 
     /// `true` if completed with a failure.
     @inlinable
-    public final var isFailure: Bool { error != nil }
+    public final var isFailure: Bool {
+        if case .failure = _outcome { return true }
+        return false
+    }
+
+    /// The type and the current result, e.g. `Future<Int, Never>(Optional(Swift.Result<Int, Never>.success(1)))`
+    /// or `Future<Int, Never>(nil)` while pending.
+    ///
+    /// (BrightFutures printed a future as its base class, `Async<Result<Int, Never>>(…)`.)
+    ///
+    /// Declared in the class and `open` so that a face's own subclass (BoltsSwift's `Task`) prints as its
+    /// original did; no code outside this package can subclass `Future`.
+    open var description: String {
+        "Future<\(T.self), \(E.self)>(\(String(describing: result)))"
+    }
 
     // MARK: - Core operations (internal; every face of the library is built on these)
 

@@ -66,16 +66,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     /// `Optional`, the cast to `E`) would otherwise run on every deallocation, completed or not.
     @inline(never)
     private func reportDropped() {
-        FuturesDiagnostics.report(.promiseDropped(type: "\(Promise.self)", file: site.file, line: site.line))
-        if let error = FuturesError.brokenPromise as? E {
-            // The report above is the failure's only one: a `brokenPromise` failure is never reported
-            // as unobserved (see `isExemptFromUnobservedReport`), here or in the futures derived from this one.
-            future.complete(.failure(error))
-        } else {
-            // Nothing can complete the future any more: its callbacks will never run, so release them
-            // (and what they captured) now instead of keeping them as long as someone holds the future.
-            future.abandon()
-        }
+        future.writeEndDropped(type: "\(Promise.self)", site: site)
     }
 
     /// Completes the future with `result`. A second completion is ignored and reported.
@@ -101,9 +92,7 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
     @inlinable
     @discardableResult
     public func tryComplete(_ result: Result<T, E>) -> Bool {
-        guard future.complete(result) else { return false }
-        if case .failure = result { FuturesDiagnostics.recordFailureOrigin(future, site: site) }
-        return true
+        future.completeAsWriteEnd(result, site: site)
     }
 
     /// Completes the future with `value` unless it is completed; returns whether this call completed it.
@@ -214,4 +203,51 @@ struct CallSite: @unchecked Sendable {
 
     /// The line.
     var line: UInt { UInt(storedLine) }
+}
+
+// The write end's rules, shared by ``Promise`` and a face's own write end over its own cell (BoltsSwift's
+// `TaskCompletionSource`, which completes its `Task` directly): one mechanism for completing and for being
+// dropped.
+extension Future {
+    /// Completes this future as its write end does (``Promise/tryComplete(_:)``): returns whether this call
+    /// completed it; a failure records `site` as its origin.
+    @inlinable
+    final func completeAsWriteEnd(_ result: Result<T, E>, site: CallSite) -> Bool {
+        guard complete(result) else { return false }
+        if case .failure = result { FuturesDiagnostics.recordFailureOrigin(self, site: site) }
+        return true
+    }
+
+    /// ``completeAsWriteEnd(_:site:)`` for a face's own write end in another module of this package: the
+    /// write end was created at `file`:`line`.
+    @inlinable
+    package final func completeAsWriteEnd(_ result: Result<T, E>, file: StaticString, line: UInt) -> Bool {
+        completeAsWriteEnd(result, site: CallSite(file: file, line: line))
+    }
+
+    /// What happens when this future's write end, created at `site`, is dropped while the future is
+    /// pending: the drop is reported as ``FuturesDiagnostic/promiseDropped(type:file:line:)`` (naming the
+    /// write end's `type`), and the future fails with ``FuturesError/brokenPromise`` when `E` can hold it;
+    /// otherwise its callbacks are released, since they can never run.
+    @usableFromInline
+    final func writeEndDropped(type: String, site: CallSite) {
+        FuturesDiagnostics.report(.promiseDropped(type: type, file: site.file, line: site.line))
+        if let error = FuturesError.brokenPromise as? E {
+            complete(.failure(error))
+            FuturesDiagnostics.recordFailureOrigin(self, site: site)
+        } else {
+            // Nothing can complete the future any more: its callbacks will never run, so release them
+            // (and what they captured) now instead of keeping them as long as someone holds the future.
+            abandon()
+        }
+    }
+
+    /// ``writeEndDropped(type:site:)`` for a face's own write end in another module of this package (call
+    /// it from the write end's `deinit`): does nothing when this future has completed; else the write end,
+    /// named `type`, was created at `file`:`line` and is reported. `type` is evaluated only then.
+    @inlinable
+    package final func writeEndDropped(type: @autoclosure () -> String, file: StaticString, line: UInt) {
+        if isKnownCompleted || isCompleted { return }
+        writeEndDropped(type: type(), site: CallSite(file: file, line: line))
+    }
 }
