@@ -2,7 +2,7 @@
 /// again from the start.
 ///
 /// `Deferred` is the "lazy `Async<T>`" that turns nested callbacks into a chain. Building a chain with
-/// ``map(_:)`` and ``flatMap(_:)`` only *describes* the work; ``execute(_:callback:)`` or ``run()`` starts
+/// ``map(_:file:line:)`` and ``flatMap(_:file:line:)`` only *describes* the work; ``execute(_:callback:)`` or ``run()`` starts
 /// it. Contrast with ``Future``, which is *hot*: a future stands for work that is already running and
 /// whose single result is shared by every observer.
 ///
@@ -20,7 +20,7 @@
 /// ```
 ///
 /// ## Threading
-/// The transforms given to ``map(_:)``, ``flatMap(_:)`` and ``mapError(_:)`` run on the thread that
+/// The transforms given to ``map(_:file:line:)``, ``flatMap(_:file:line:)`` and ``mapError(_:file:line:)`` run on the thread that
 /// delivered the previous step's result (immediately, no hop). ``execute(_:callback:)`` takes a context
 /// for the final callback.
 ///
