@@ -7,7 +7,8 @@
 /// whose single result is shared by every observer.
 ///
 /// ```swift
-/// let page = URLSession.shared.dataDeferred(from: url)   // nothing requested yet
+/// // nothing requested yet
+/// let page = URLSession.shared.dataDeferred(from: url)
 /// page.flatMap { _ in
 ///     print("first")
 ///     return URLSession.shared.dataDeferred(from: url)
@@ -15,7 +16,8 @@
 ///     print("second")
 ///     return URLSession.shared.dataDeferred(from: url)
 /// }.execute { _ in
-///     print("finally")                                    // first, second, finally
+///     // first, second, finally
+///     print("finally")
 /// }
 /// ```
 ///
