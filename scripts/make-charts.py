@@ -271,9 +271,13 @@ def short(desc, limit=26):
 # Tables for the Performance article
 
 
+SHORT = {"Futures": "Futures", "NIO": "NIO", "OpenCombine": "Combine", "AsyncAwait": "async",
+         "Closure": "closures", "Naive": "naive"}
+
+
 def tables(rows, run):
     peers = LIBRARIES
-    head = "| workload | " + " | ".join(NAMES[l] for l in peers) + " |"
+    head = "| workload | " + " | ".join(SHORT[l] for l in peers) + " |"
     rule = "|---|" + "---:|" * len(peers)
 
     def table(title, value, fmt):
