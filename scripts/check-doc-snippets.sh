@@ -13,11 +13,7 @@ cd "$(dirname "$0")/.."
 python3 - <<'PY'
 import pathlib, re, sys
 
-EXEMPT = {
-    # The benchmark harness (`import Benchmark`) is a dependency of Benchmarks/ only; the real workloads
-    # live in Benchmarks/Benchmarks/FuturesWorkloads and build with the allocation gate.
-    "StreamBenchmarkWorkload.md": "needs the benchmark harness",
-}
+EXEMPT: dict[str, str] = {}
 OTHERS = re.compile(r"^// (BrightFutures|SimpleFutures|Bolts|Bolts-Swift|PromiseKit)\b")
 OURS = re.compile(r"^// swift-futures\b")
 

@@ -6,7 +6,11 @@ import Futures
 /// func fetchAsync(_ object: Record) -> BFTask<Record> {
 ///     let source = BFTaskCompletionSource<Record>()
 ///     object.fetchInBackground { fetched, error in
-///         if let error { source.set(error: error) } else { source.set(result: fetched!) }
+///         if let error {
+///             source.set(error: error)
+///         } else {
+///             source.set(result: fetched!)
+///         }
 ///     }
 ///     return source.task
 /// }

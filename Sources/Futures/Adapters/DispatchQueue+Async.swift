@@ -4,7 +4,8 @@ extension DispatchQueue {
     /// Runs `execute` asynchronously on this queue and returns a future of its return value.
     ///
     /// ```swift
-    /// DispatchQueue.global().asyncValue { fibonacci(50) }.onSuccess { print($0) }
+    /// DispatchQueue.global().asyncValue { fibonacci(50) }
+    ///     .onSuccess { print($0) }
     /// ```
     public func asyncValue<T>(
         file: StaticString = #fileID, line: UInt = #line, _ execute: @escaping @Sendable () -> T

@@ -41,7 +41,9 @@ public func future<T: Sendable>(
 ///
 /// ```swift
 /// extension AsyncRequester {
-///     func futureRequest() -> Future<Int, any Error> { future(method: request) }
+///     func futureRequest() -> Future<Int, any Error> {
+///         future(method: request)
+///     }
 /// }
 /// ```
 @inlinable

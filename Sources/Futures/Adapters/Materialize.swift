@@ -7,7 +7,9 @@
 /// ``FuturesDiagnostic/futureCompletedTwice(file:line:)``.
 ///
 /// ```swift
-/// let user: Future<User, APIError> = materialize { done in api.fetchUser(id, completion: done) }
+/// let user: Future<User, APIError> = materialize { done in
+///     api.fetchUser(id, completion: done)
+/// }
 /// ```
 public func materialize<T, E>(
     file: StaticString = #fileID,

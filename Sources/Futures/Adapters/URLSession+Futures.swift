@@ -90,8 +90,11 @@ extension URLSession {
     /// derived from it pass the progress on.
     ///
     /// ```swift
-    /// let download = URLSession.shared.dataFutureReportingProgress(for: URLRequest(url: url))
-    /// download.progress.onUpdate(.main) { snapshot in bar.progress = snapshot.fractionCompleted }
+    /// let download = URLSession.shared.dataFutureReportingProgress(
+    ///     for: URLRequest(url: url))
+    /// download.progress.onUpdate(.main) { snapshot in
+    ///     bar.progress = snapshot.fractionCompleted
+    /// }
     /// ```
     ///
     /// While failure tracing is on, its ``Future/failureTrace`` starts with

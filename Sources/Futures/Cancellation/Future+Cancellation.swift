@@ -22,7 +22,9 @@ extension Future {
     /// ```swift
     /// let download = Future<Data, any Error>(cancellable: { complete in
     ///     let task = session.dataTask(with: url) { data, _, error in
-    ///         complete(data.map { .success($0) } ?? .failure(error ?? URLError(.unknown)))
+    ///         complete(
+    ///             data.map { .success($0) }
+    ///                 ?? .failure(error ?? URLError(.unknown)))
     ///     }
     ///     task.resume()
     ///     return { task.cancel() }

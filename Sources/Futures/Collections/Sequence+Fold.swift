@@ -3,7 +3,7 @@ import Dispatch
 extension Sequence {
     /// Folds the values of a sequence of futures into one value, on a global queue.
     ///
-    /// Same as ``fold(_:zero:f:)-(ExecutionContext,_,_)`` with `DispatchQueue.global()`'s context (as in
+    /// Same as ``fold(_:zero:file:line:f:)-(ExecutionContext,_,_,_,_)`` with `DispatchQueue.global()`'s context (as in
     /// BrightFutures, not the default context).
     ///
     /// ```swift
@@ -41,7 +41,7 @@ extension Sequence {
         }
     }
 
-    /// ``fold(_:zero:f:)-(ExecutionContext,_,_)`` with BrightFutures' function form of a context.
+    /// ``fold(_:zero:file:line:f:)-(ExecutionContext,_,_,_,_)`` with BrightFutures' function form of a context.
     public func fold<T, E, R>(
         _ context: @escaping ExecutionContextFunction,
         zero: R,

@@ -9,7 +9,8 @@ extension Sequence {
     /// result is forwarded to every input still pending, as one of its consumers.
     ///
     /// ```swift
-    /// [fibonacciFuture(1), fibonacciFuture(2), fibonacciFuture(3)].sequence().onSuccess { numbers in
+    /// let numbers = [fibonacciFuture(1), fibonacciFuture(2), fibonacciFuture(3)]
+    /// numbers.sequence().onSuccess { numbers in
     ///     // numbers is [1, 1, 2]
     /// }
     /// ```

@@ -6,9 +6,12 @@ extension Sequence {
     /// completes once every input has completed; an empty sequence gives `[]` at once.
     ///
     /// ```swift
-    /// let outcomes = try await urls.map { session.dataFuture(from: $0) }.settled().get()
+    /// let outcomes = try await urls.map { session.dataFuture(from: $0) }
+    ///     .settled().get()
     /// let pages = outcomes.compactMap { try? $0.get() }
-    /// let failures = outcomes.filter { if case .failure = $0 { true } else { false } }.count
+    /// let failures = outcomes.filter {
+    ///     if case .failure = $0 { true } else { false }
+    /// }.count
     /// ```
     ///
     /// No closure of yours runs; the result is built on the thread that completes the last input. O(n)

@@ -9,7 +9,8 @@ extension Future {
     /// forwarded to this future.
     ///
     /// ```swift
-    /// Future<Int, Never>(value: 3).filter { $0 > 5 }  // fails with .noSuchElement
+    /// // fails with .noSuchElement
+    /// Future<Int, Never>(value: 3).filter { $0 > 5 }
     /// ```
     @inlinable
     public func filter(

@@ -1,6 +1,6 @@
 extension Future where E == Never {
     /// Gives a future that cannot fail any error type, so it combines with futures that can (e.g. in
-    /// ``zip(_:file:line:)``, `sequence()` or `firstCompleted()`).
+    /// ``zip(_:file:line:)-swift.method``, `sequence()` or `firstCompleted()`).
     ///
     /// Safe: the result is the same success. No closure of yours runs. Completed at once when this
     /// future is. Cancellation requests are forwarded to this future.

@@ -5,7 +5,9 @@ extension Sequence where Element: Sendable {
     /// and collects their values in the order of the elements.
     ///
     /// ```swift
-    /// let pages = urls.traverse(maxConcurrent: 4) { session.dataFuture(from: $0) }
+    /// let pages = urls.traverse(maxConcurrent: 4) {
+    ///     session.dataFuture(from: $0)
+    /// }
     /// ```
     ///
     /// BrightFutures' `traverse(_:f:)` starts every future at once; this variant starts the next element

@@ -2,8 +2,10 @@ extension Future {
     /// Runs `operation` in a new Swift `Task` and completes the future with what it returns or throws.
     ///
     /// ```swift
-    /// let profile = Future { try await api.fetchProfile(id) }      // Future<Profile, any Error>
-    /// let answer = Future<Int, Never> { await model.compute() }    // cannot fail
+    /// // Future<Profile, any Error>
+    /// let profile = Future { try await api.fetchProfile(id) }
+    /// // cannot fail
+    /// let answer = Future<Int, Never> { await model.compute() }
     /// ```
     ///
     /// Told apart from `Future { complete in … }` (``init(file:line:resolver:)``) by the closure taking

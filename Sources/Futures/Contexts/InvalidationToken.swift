@@ -72,9 +72,10 @@ extension InvalidationTokenType {
 ///     }
 ///
 ///     func setModel(model: Model) {
-///         ImageLoader.loadImage(model.image).onSuccess(token.validContext) { [weak self] image in
-///             self?.imageView.image = image
-///         }
+///         ImageLoader.loadImage(model.image)
+///             .onSuccess(token.validContext) { [weak self] image in
+///                 self?.imageView.image = image
+///             }
 ///     }
 /// }
 /// ```

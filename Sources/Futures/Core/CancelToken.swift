@@ -3,9 +3,12 @@
 ///
 /// ```swift
 /// let cancelToken = CancelToken()
-/// let mapped = request.flatMap(cancelToken: cancelToken) { anotherRequest($0) }
+/// let mapped = request.flatMap(cancelToken: cancelToken) {
+///     anotherRequest($0)
+/// }
 /// mapped.onSuccess(cancelToken: cancelToken) { value in … }
-/// request.cancel(cancelToken)   // the flatMap's closure never runs; `mapped` goes quiet
+/// // the flatMap's closure never runs; `mapped` goes quiet
+/// request.cancel(cancelToken)
 /// ```
 ///
 /// A token only decides **whether** a callback still runs (never where). Cancelling never touches the

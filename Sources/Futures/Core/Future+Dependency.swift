@@ -178,10 +178,12 @@ extension Future {
     /// shared work.
     ///
     /// ```swift
-    /// let download = cache.download(url)        // shared by every view that shows the image
+    /// // shared by every view that shows the image
+    /// let download = cache.download(url)
     /// let mine = download.consumer()
     /// // later, when this view goes away:
-    /// mine.requestCancellation()                // the download stops only if every consumer asked
+    /// // the download stops only if every consumer asked
+    /// mine.requestCancellation()
     /// ```
     ///
     /// A cancellation request on the returned future is this consumer's ask (GUARANTEES.md G8): `self`

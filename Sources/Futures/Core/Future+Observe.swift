@@ -7,7 +7,8 @@ extension Future {
     ///
     /// ```swift
     /// let download = session.dataFuture(from: url)
-    /// download.observe { _ in cache.forget(url) }  // does not keep the download alive
+    /// // does not keep the download alive
+    /// download.observe { _ in cache.forget(url) }
     /// download.timeout(after: .seconds(5))         // a timeout still reaches it
     /// ```
     ///

@@ -2,12 +2,13 @@
 /// again from the start.
 ///
 /// `Deferred` is the "lazy `Async<T>`" that turns nested callbacks into a chain. Building a chain with
-/// ``map(_:)`` and ``flatMap(_:)`` only *describes* the work; ``execute(_:callback:)`` or ``run()`` starts
+/// ``map(_:file:line:)`` and ``flatMap(_:file:line:)`` only *describes* the work; ``execute(_:callback:)`` or ``run()`` starts
 /// it. Contrast with ``Future``, which is *hot*: a future stands for work that is already running and
 /// whose single result is shared by every observer.
 ///
 /// ```swift
-/// let page = URLSession.shared.dataDeferred(from: url)   // nothing requested yet
+/// // nothing requested yet
+/// let page = URLSession.shared.dataDeferred(from: url)
 /// page.flatMap { _ in
 ///     print("first")
 ///     return URLSession.shared.dataDeferred(from: url)
@@ -15,12 +16,13 @@
 ///     print("second")
 ///     return URLSession.shared.dataDeferred(from: url)
 /// }.execute { _ in
-///     print("finally")                                    // first, second, finally
+///     // first, second, finally
+///     print("finally")
 /// }
 /// ```
 ///
 /// ## Threading
-/// The transforms given to ``map(_:)``, ``flatMap(_:)`` and ``mapError(_:)`` run on the thread that
+/// The transforms given to ``map(_:file:line:)``, ``flatMap(_:file:line:)`` and ``mapError(_:file:line:)`` run on the thread that
 /// delivered the previous step's result (immediately, no hop). ``execute(_:callback:)`` takes a context
 /// for the final callback.
 ///

@@ -18,7 +18,8 @@ import Synchronization
 ///     promise.failure(URLError(.timedOut))
 ///     // later, once `name` failed:
 ///     print(name.failureTrace!)
-///     // Promise at Login.swift:10 → map at Login.swift:12 → flatMap at Login.swift:13
+///     // Promise at Login.swift:10 → map at Login.swift:12
+///     //   → flatMap at Login.swift:13
 /// }
 /// ```
 ///

@@ -5,12 +5,16 @@ import Synchronization
 ///
 /// Take them with ``FuturesDiagnostics/pendingFutures()`` while
 /// ``FuturesDiagnostics/tracksPendingFutures`` is on; print one, or the whole
-/// ``FuturesDiagnostics/pendingFuturesReport()``, to see where a program waits:
+/// ``FuturesDiagnostics/pendingFuturesReport()``, to see where a program waits (each
+/// entry's "waits for" is on a line of its own here):
 ///
 /// ```
-/// Promise at App/Login.swift:10, pending for 12.5 s, waits for whoever completes it
-///   map at App/Login.swift:12, 12.5 s, waits for Promise at App/Login.swift:10
-///   flatMap at App/Login.swift:13, 12.5 s, waits for map at App/Login.swift:12
+/// Promise at App/Login.swift:10, pending for 12.5 s,
+///     waits for whoever completes it
+///   map at App/Login.swift:12, 12.5 s,
+///     waits for Promise at App/Login.swift:10
+///   flatMap at App/Login.swift:13, 12.5 s,
+///     waits for map at App/Login.swift:12
 /// ```
 public struct PendingFuture: Sendable, CustomStringConvertible {
     /// One pending future derived, directly or through others, from the chain's first future.
@@ -151,9 +155,12 @@ extension FuturesDiagnostics {
     ///
     /// ```
     /// 3 pending futures in 1 chain
-    /// Promise at App/Login.swift:10, pending for 12.5 s, waits for whoever completes it
-    ///   map at App/Login.swift:12, 12.5 s, waits for Promise at App/Login.swift:10
-    ///   flatMap at App/Login.swift:13, 12.5 s, waits for map at App/Login.swift:12
+    /// Promise at App/Login.swift:10, pending for 12.5 s,
+    ///     waits for whoever completes it
+    ///   map at App/Login.swift:12, 12.5 s,
+    ///     waits for Promise at App/Login.swift:10
+    ///   flatMap at App/Login.swift:13, 12.5 s,
+    ///     waits for map at App/Login.swift:12
     /// ```
     ///
     /// Costs and accuracy as for ``pendingFutures()``.

@@ -35,9 +35,10 @@ extension FuturesDiagnostics {
     /// derived future is reported only for the derived future nobody observed, never for the chain.
     ///
     /// ```swift
-    /// FuturesDiagnostics.unobservedFailures = .report    // e.g. at app start, in debug builds
-    /// _ = api.deleteAccount()                             // fails later: reported, with where its
-    ///                                                     // promise was created
+    /// // e.g. at app start, in debug builds
+    /// FuturesDiagnostics.unobservedFailures = .report
+    /// // fails later: reported, with where its promise was created
+    /// _ = api.deleteAccount()
     /// ```
     ///
     /// A failure that a cancellation caused is never reported: a future that failed with

@@ -7,13 +7,18 @@ import Synchronization
 /// let limiter = ConcurrencyLimiter(maxConcurrent: 8)
 ///
 /// func crawl(_ url: URL) {
-///     limiter.submit(timeout: .seconds(10)) { session.dataFuture(from: url) }   // Future<(Data, URLResponse), any Error>
-///         .onSuccess { page, _ in
-///             for link in links(in: page) { crawl(link) }   // queued behind the running ones
-///         }
+///     // Future<(Data, URLResponse), any Error>
+///     let page = limiter.submit(timeout: .seconds(10)) {
+///         session.dataFuture(from: url)
+///     }
+///     page.onSuccess { page, _ in
+///         // queued behind the running ones
+///         for link in links(in: page) { crawl(link) }
+///     }
 /// }
 ///
-/// let profile = limiter.submit { try await api.fetchProfile(id) }   // async work, same slots
+/// // async work, same slots
+/// let profile = limiter.submit { try await api.fetchProfile(id) }
 /// ```
 ///
 /// ``Swift/Sequence/traverse(maxConcurrent:_:file:line:f:)`` needs its whole list up front; a limiter is an object to
@@ -39,9 +44,12 @@ import Synchronization
 /// item, not inside the closure:
 ///
 /// ```swift
-/// limiter.submit(timeout: .seconds(1.5)) { fetch(url) }     // deadline counted from the start
-/// limiter.submit { fetch(url) }.timeout(after: .seconds(1.5)) // deadline counted from the submission
-/// limiter.submit { fetch(url).timeout(after: .seconds(1.5)) } // ✗ frees the slot while fetch still runs
+/// // deadline counted from the start
+/// limiter.submit(timeout: .seconds(1.5)) { fetch(url) }
+/// // deadline counted from the submission
+/// limiter.submit { fetch(url) }.timeout(after: .seconds(1.5))
+/// // ✗ frees the slot while fetch still runs
+/// limiter.submit { fetch(url).timeout(after: .seconds(1.5)) }
 /// ```
 ///
 /// In the first two forms the deadline fails the item's future at once and asks the work to cancel (as one

@@ -3,7 +3,9 @@ extension Sequence where Element: Sendable {
     /// each outcome — success or failure — on a stream as soon as it completes.
     ///
     /// ```swift
-    /// let downloads = urls.traverseAsCompleted(maxConcurrent: 4) { session.dataFuture(from: $0) }
+    /// let downloads = urls.traverseAsCompleted(maxConcurrent: 4) {
+    ///     session.dataFuture(from: $0)
+    /// }
     /// for try await (index, result) in downloads {
     ///     switch result {
     ///     case .success(let (data, _)): show(data, for: urls[index])

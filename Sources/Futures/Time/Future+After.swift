@@ -31,8 +31,10 @@ extension Future where T == Void {
     /// `cancellationError` if cancellation is requested first.
     ///
     /// ```swift
-    /// let tick = Future<Void, any Error>.after(.seconds(2), failingWith: FuturesError.cancelled)
-    /// tick.requestCancellation()   // the timer stops; tick fails with FuturesError.cancelled
+    /// let tick = Future<Void, any Error>.after(
+    ///     .seconds(2), failingWith: FuturesError.cancelled)
+    /// // the timer stops; tick fails with FuturesError.cancelled
+    /// tick.requestCancellation()
     /// ```
     ///
     /// As ``Future/after(_:clock:file:line:)`` (the wait starts now, on `clock`, clamped to 0…10⁹ s), except that

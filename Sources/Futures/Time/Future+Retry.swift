@@ -3,7 +3,9 @@ extension Future {
     /// `clock` between attempts.
     ///
     /// ```swift
-    /// let page = Future.retry(3, delay: .seconds(1), while: { $0.isTransient }) {
+    /// let page = Future.retry(
+    ///     3, delay: .seconds(1), while: { $0.isTransient }
+    /// ) {
     ///     api.fetchPage()
     /// }
     /// ```

@@ -17,10 +17,12 @@ struct CancellationSnippetTests {
         let url = URL(string: "http://127.0.0.1/page")!
         @Sendable func classify(_ error: any Error) -> PageError { .failed }
 
-        let page = session.dataFuture(from: url)  // its producer registered a cancel hook
+        // its producer registered a cancel hook
+        let page = session.dataFuture(from: url)
             .mapError(classify)
             .timeout(after: .milliseconds(500), failingWith: .timedOut)
-        // At 0.5 s the timeout asks `mapError`'s future to cancel, which asks `dataFuture`'s: the request stops.
+        // At 0.5 s the timeout asks `mapError`'s future to cancel, which asks
+        // `dataFuture`'s: the request stops.
 
         await #expect(throws: PageError.timedOut) { try await page.get() }
         await session.cancelled.wait()
@@ -40,11 +42,14 @@ struct CancellationSnippetTests {
         @Sendable func makePreview(_ data: Data) -> String { "preview" }
         @Sendable func makeThumbnail(_ data: Data) -> String { "thumbnail" }
 
-        let shared = download(file)  // registered a cancellation handler
+        // registered a cancellation handler
+        let shared = download(file)
         let preview = shared.map(makePreview)
         let thumb = shared.map(makeThumbnail)
-        preview.requestCancellation()  // `shared` keeps running: `thumb` still needs it
-        thumb.requestCancellation()  // now every consumer asked: `shared`'s handler runs
+        // `shared` keeps running: `thumb` still needs it
+        preview.requestCancellation()
+        // now every consumer asked: `shared`'s handler runs
+        thumb.requestCancellation()
 
         #expect(cancellations.value == 1)
         // The first step alone: one consumer of two asked, so the shared download is not cancelled.
@@ -62,9 +67,14 @@ struct CancellationSnippetTests {
         func download(_ url: URL) -> Future<Data, any Error> {
             let promise = Promise<Data, any Error>()
             let task = session.dataTask(with: url) { data, _, error in
-                if let data { promise.trySuccess(data) } else { promise.tryFailure(error ?? URLError(.unknown)) }
+                if let data {
+                    promise.trySuccess(data)
+                } else {
+                    promise.tryFailure(error ?? URLError(.unknown))
+                }
             }
-            promise.onCancellationRequested { task.cancel() }  // or check promise.isCancellationRequested
+            // or check promise.isCancellationRequested
+            promise.onCancellationRequested { task.cancel() }
             task.resume()
             return promise.future
         }
@@ -81,7 +91,9 @@ struct CancellationSnippetTests {
 
         let future = Future<Data, any Error>(cancellable: { complete in
             let task = session.dataTask(with: url) { data, _, error in
-                complete(data.map { .success($0) } ?? .failure(error ?? URLError(.unknown)))
+                complete(
+                    data.map { .success($0) }
+                        ?? .failure(error ?? URLError(.unknown)))
             }
             task.resume()
             return { task.cancel() }
@@ -104,8 +116,10 @@ struct CancellationSnippetTests {
         let api = API()
         let id = 7
 
-        let profile = Future { try await api.fetchProfile(id) }  // Future<Profile, any Error>
-        profile.requestCancellation()  // cancels the Swift Task running the closure
+        // Future<Profile, any Error>
+        let profile = Future { try await api.fetchProfile(id) }
+        // cancels the Swift Task running the closure
+        profile.requestCancellation()
 
         await #expect(throws: CancellationError.self) { try await profile.get() }
     }
@@ -144,7 +158,9 @@ private final class FakeSession: Sendable {
     func dataFuture(from url: URL) -> Future<Data, any Error> {
         Future<Data, any Error>(cancellable: { complete in
             let task = self.dataTask(with: url) { data, _, error in
-                complete(data.map { .success($0) } ?? .failure(error ?? URLError(.unknown)))
+                complete(
+                    data.map { .success($0) }
+                        ?? .failure(error ?? URLError(.unknown)))
             }
             task.resume()
             return { task.cancel() }

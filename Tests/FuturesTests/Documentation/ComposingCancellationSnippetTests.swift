@@ -9,18 +9,24 @@ import Testing
 struct ComposingCancellationSnippetTests {
     @Test func aHandlePerConsumer() {
         let download = Promise<Data, any Error>()
-        download.onCancellationRequested { download.tryFailure(FuturesError.cancelled) }
+        download.onCancellationRequested {
+            download.tryFailure(FuturesError.cancelled)
+        }
         let thumbnail = download.future.consumer()
         let preview = download.future.consumer()
-        thumbnail.requestCancellation()  // the preview still waits: the download keeps running
-        preview.requestCancellation()  // every consumer asked: the download is asked to stop
+        // the preview still waits: the download keeps running
+        thumbnail.requestCancellation()
+        // every consumer asked: the download is asked to stop
+        preview.requestCancellation()
         #expect((download.future.error as? FuturesError) == .cancelled)
     }
 
     @Test func watchingWithoutConsuming() {
         let openRequests = OpenRequests(1)
         let request = Promise<Int, any Error>()
-        request.future.observe(immediateExecutionContext) { _ in openRequests.decrement() }
+        request.future.observe(immediateExecutionContext) { _ in
+            openRequests.decrement()
+        }
         request.success(1)
         #expect(openRequests.count == 0)
     }
@@ -28,8 +34,12 @@ struct ComposingCancellationSnippetTests {
     @Test(.hangGuard()) func leavingAWait() async {
         let asked = Atomic<Bool>(false)
         let shared = Promise<Int, any Error>()
-        let reader = Task { try await shared.future.get(onTaskCancellation: .leave) }
-        reader.cancel()  // the reader throws CancellationError; the work is asked if nobody else waits
+        let reader = Task {
+            try await shared.future.get(onTaskCancellation: .leave)
+        }
+        // the reader throws CancellationError;
+        // the work is asked if nobody else waits
+        reader.cancel()
         // Whether the task was cancelled before or after it started waiting, it leaves, alone: asked.
         shared.onCancellationRequested { asked.store(true, ordering: .relaxed) }
         await #expect(throws: CancellationError.self) { try await reader.value }

@@ -29,7 +29,9 @@ struct FailureTracingSnippetTests {
             return name
         }
         if let trace = name.failureTrace {
-            print(trace)  // Promise at App/Login.swift:2 → map at App/Login.swift:4 → flatMap at App/Login.swift:5
+            // Promise at App/Login.swift:2 → map at App/Login.swift:4 → flatMap
+            // at App/Login.swift:5
+            print(trace)
         }
         // The lines the article's comment shows, relative to the snippet's first line (line 1).
         let here = "\(#fileID)"

@@ -28,10 +28,14 @@ private func theReportNamesTheForgottenPromiseBody() {
         .map(immediateExecutionContext) { $0.uppercased() }
         .flatMap(immediateExecutionContext) { theme in drawScreen(theme) }
     print(FuturesDiagnostics.pendingFuturesReport())
+    // prints (each entry's "waits for" on a line of its own here):
     // 3 pending futures in 1 chain
-    // Promise at App/Settings.swift:2, pending for 12.5 s, waits for whoever completes it
-    //   map at App/Settings.swift:4, 12.5 s, waits for Promise at App/Settings.swift:2
-    //   flatMap at App/Settings.swift:5, 12.5 s, waits for map at App/Settings.swift:4
+    // Promise at App/Settings.swift:2, pending for 12.5 s,
+    //     waits for whoever completes it
+    //   map at App/Settings.swift:4, 12.5 s,
+    //     waits for Promise at App/Settings.swift:2
+    //   flatMap at App/Settings.swift:5, 12.5 s,
+    //     waits for map at App/Settings.swift:4
     let report = FuturesDiagnostics.pendingFuturesReport()
     let here = "\(#fileID)"
     precondition(report.hasPrefix("3 pending futures in 1 chain\nPromise at \(here):\(first), pending for "), report)
@@ -48,7 +52,8 @@ private func theSnapshotAsValuesBody() {
         .map(immediateExecutionContext) { $0.uppercased() }
         .flatMap(immediateExecutionContext) { theme in drawScreen(theme) }
     for chain in FuturesDiagnostics.pendingFutures() {
-        print(chain.site, chain.age, chain.dependents.map(\.site.name))  // Promise at …:1 … ["map", "flatMap"]
+        // Promise at …:1 … ["map", "flatMap"]
+        print(chain.site, chain.age, chain.dependents.map(\.site.name))
     }
     let chains = FuturesDiagnostics.pendingFutures()
     precondition(chains.count == 1 && chains[0].dependents.map(\.site.name) == ["map", "flatMap"])

@@ -12,27 +12,36 @@ struct GettingStartedSnippetTests {
         func loadName(_ id: Int) -> Future<String, LoadError> {
             let promise = Promise<String, LoadError>()
             DispatchQueue.global().async {
-                if id == 1 { promise.success("Ada") } else { promise.failure(.notFound) }
+                if id == 1 {
+                    promise.success("Ada")
+                } else {
+                    promise.failure(.notFound)
+                }
             }
             return promise.future
         }
 
         let greeting = loadName(1)
             .map { name in "Hello, \(name)" }
-            .recover { _ in "Hello, stranger" }  // Future<String, Never>: it cannot fail any more
+            // Future<String, Never>: it cannot fail any more
+            .recover { _ in "Hello, stranger" }
 
         let text = await greeting.get()
         loadName(2)
             .onSuccess { name in print("found", name) }
-            .onFailure { error in print("failed:", error) }  // LoadError.notFound
+            // LoadError.notFound
+            .onFailure { error in print("failed:", error) }
 
         #expect(text == "Hello, Ada")
         let missing = loadName(2)
         await #expect(throws: LoadError.notFound) { try await missing.get() }
         #expect(await missing.recover { _ in "Hello, stranger" }.get() == "Hello, stranger")
 
-        let failable: Future<String, LoadError> = greeting.promoteError()  // was Future<String, Never>
-        let checked = failable.flatMap { text in text.isEmpty ? Future(error: .notFound) : Future(value: text) }
+        // was Future<String, Never>
+        let failable: Future<String, LoadError> = greeting.promoteError()
+        let checked = failable.flatMap { text in
+            text.isEmpty ? Future(error: .notFound) : Future(value: text)
+        }
         #expect(try await checked.get() == "Hello, Ada")
     }
 }

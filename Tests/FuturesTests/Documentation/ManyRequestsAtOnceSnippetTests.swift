@@ -20,8 +20,11 @@ struct ManyRequestsAtOnceSnippetTests {
             server.url("/ok"), server.url("/missing"), URL(string: "http://127.0.0.1:\(TestHTTPServer.closedPort())/")!,
         ]
 
-        let page = session.dataFuture(from: url)  // Future<(Data, URLResponse), any Error>
-        let status = page.map { _, response in (response as? HTTPURLResponse)?.statusCode }
+        // Future<(Data, URLResponse), any Error>
+        let page = session.dataFuture(from: url)
+        let status = page.map { _, response in
+            (response as? HTTPURLResponse)?.statusCode
+        }
         #expect(try await status.get() == 200)
 
         let limiter = ConcurrencyLimiter(maxConcurrent: 4)
@@ -30,15 +33,19 @@ struct ManyRequestsAtOnceSnippetTests {
         }
 
         let bounded = limiter.submit {
-            session.dataFuture(from: url).timeout(after: .seconds(30))  // fails with TimeoutError after 30 s
+            // fails with TimeoutError after 30 s
+            session.dataFuture(from: url).timeout(after: .seconds(30))
         }
         #expect(try await bounded.get().0 == Data("hello".utf8))
 
-        let outcomes = await pages.settled().get()  // [Result<(Data, URLResponse), any Error>]
+        // [Result<(Data, URLResponse), any Error>]
+        let outcomes = await pages.settled().get()
         let failed = outcomes.filter { (try? $0.get()) == nil }.count
         #expect(outcomes.count == 3 && failed == 1)
 
-        let downloads = urls.traverseAsCompleted(maxConcurrent: 4) { session.dataFuture(from: $0) }
+        let downloads = urls.traverseAsCompleted(maxConcurrent: 4) {
+            session.dataFuture(from: $0)
+        }
         for try await (index, result) in downloads {
             switch result {
             case .success(let (data, _)): print(urls[index], data.count, "bytes")
@@ -54,7 +61,8 @@ struct ManyRequestsAtOnceSnippetTests {
         running.future.onCancellationRequested { running.failure(FuturesError.cancelled) }
         let first = limiter.submit { running.future }
         let waiting = limiter.submit { Future<Int, any Error>(value: 2) }
-        limiter.cancelAll()  // waiting work is removed, running work is asked to stop
+        // waiting work is removed, running work is asked to stop
+        limiter.cancelAll()
         await #expect(throws: FuturesError.cancelled) { try await first.get() }
         await #expect(throws: FuturesError.cancelled) { try await waiting.get() }
     }

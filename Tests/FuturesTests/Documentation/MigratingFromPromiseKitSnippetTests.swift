@@ -59,12 +59,17 @@ struct MigratingFromPromiseKitSnippetTests {
     }
 
     @Test func theCombinatorsMatchWhenAndRace() async throws {
-        let both = fetchUser(1).zip(fetchUser(2))  // when(fulfilled: a, b)
-        let all = [fetchUser(1), fetchUser(2)].sequence()  // when(fulfilled: array)
+        // when(fulfilled: a, b)
+        let both = fetchUser(1).zip(fetchUser(2))
+        // when(fulfilled: array)
+        let all = [fetchUser(1), fetchUser(2)].sequence()
+        // when(resolved:)
         let settled = [fetchUser(1), fetchUser(404)].map { user in
-            user.map { Result<User, any Error>.success($0) }.recover { .failure($0) }
-        }.sequence()  // when(resolved:)
-        let fastest = Future.race(fetchUser(1), fetchUser(2))  // race(fulfilled:)
+            user.map { Result<User, any Error>.success($0) }
+                .recover { .failure($0) }
+        }.sequence()
+        // race(fulfilled:)
+        let fastest = Future.race(fetchUser(1), fetchUser(2))
 
         let (first, second) = try await both.get()
         #expect([first, second] == [User(id: 1), User(id: 2)])

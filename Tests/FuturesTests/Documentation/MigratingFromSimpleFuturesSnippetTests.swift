@@ -12,7 +12,8 @@ struct MigratingFromSimpleFuturesSnippetTests {
         let dependentStream = source.stream
 
         let another = Promise<Int, any Error>()
-        another.completeWith(future: dependentFuture)  // or completeWith(context:future:)
+        // or completeWith(context:future:)
+        another.completeWith(future: dependentFuture)
         let anotherFuture = another.future
 
         let anotherStream = StreamPromise<Int>()

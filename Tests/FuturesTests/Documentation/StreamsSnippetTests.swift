@@ -9,12 +9,18 @@ struct StreamsSnippetTests {
         let promise = StreamPromise<Int>(capacity: 2)
         promise.success(1)
         promise.success(2)
-        promise.success(3)  // 1 is dropped: only 2 results are kept
-        promise.stream.onSuccess(context: immediateExecutionContext) { print($0) }  // replay: 2, 3
+        // 1 is dropped: only 2 results are kept
+        promise.success(3)
+        // replay: 2, 3
+        promise.stream.onSuccess(context: immediateExecutionContext) { print($0) }
         promise.success(4)  // live: 4
 
-        let tenfold = promise.stream.map(context: immediateExecutionContext) { $0 * 10 }
-        let even = tenfold.withFilter(context: immediateExecutionContext) { $0 % 20 == 0 }
+        let tenfold = promise.stream.map(context: immediateExecutionContext) {
+            $0 * 10
+        }
+        let even = tenfold.withFilter(context: immediateExecutionContext) {
+            $0 % 20 == 0
+        }
 
         let consumer = Task {
             var values: [Int] = []

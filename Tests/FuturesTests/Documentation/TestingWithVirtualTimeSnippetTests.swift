@@ -12,9 +12,11 @@ struct TestingWithVirtualTimeSnippetTests {
         let clock = TestClock()
         let tick = Future.after(.seconds(2), clock: clock)
         await clock.advance(by: .seconds(1))
-        #expect(!tick.isCompleted)  // one second to go
+        // one second to go
+        #expect(!tick.isCompleted)
         await clock.advance(by: .seconds(1) + .nanoseconds(1))
-        await tick.get()  // completes without real waiting
+        // completes without real waiting
+        await tick.get()
     }
 
     @Test func aTimeoutFiresOnVirtualTime() async {
@@ -22,15 +24,20 @@ struct TestingWithVirtualTimeSnippetTests {
         let slow = Promise<Int, Never>()
         let bounded = slow.future.timeout(after: .seconds(5), clock: clock)
         await clock.advance(by: .seconds(5) + .nanoseconds(1))
-        await #expect(throws: TimeoutError<Never>.timedOut) { try await bounded.get() }
+        await #expect(throws: TimeoutError<Never>.timedOut) {
+            try await bounded.get()
+        }
         _ = slow
     }
 
     @Test func aRetryBacksOffOnVirtualTime() async throws {
         let clock = TestClock()
         let attempts = Counter()
-        let retried = Future<Int, AttemptError>.retry(3, backoff: .constant(.seconds(1)), clock: clock) {
-            attempts.increment() < 3 ? Future(error: AttemptError()) : Future(value: 42)
+        let retried = Future<Int, AttemptError>.retry(
+            3, backoff: .constant(.seconds(1)), clock: clock
+        ) {
+            attempts.increment() < 3
+                ? Future(error: AttemptError()) : Future(value: 42)
         }
         while !retried.isCompleted { await clock.advance(by: .seconds(1)) }
         #expect(try await retried.get() == 42)

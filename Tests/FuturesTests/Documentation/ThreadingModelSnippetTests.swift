@@ -9,14 +9,17 @@ struct ThreadingModelSnippetTests {
     @Test func contextsDecideWhereClosuresRun() async {
         let queue = DispatchQueue(label: "work")
         let doubled = Future<Int, Never>(value: 21).map(queue.context) { $0 * 2 }
-        doubled.onSuccess(immediateExecutionContext) { value in print(value) }  // on queue's thread: 42
+        // on queue's thread: 42
+        doubled.onSuccess(immediateExecutionContext) { value in print(value) }
 
         #expect(await doubled.get() == 42)
     }
 
     @Test func theDefaultContextCanBeReplacedForAScope() {
-        let value = DefaultExecutionContext.withDefault(immediateExecutionContext) {
-            Future<Int, Never>(value: 1).map { $0 + 1 }.value  // ran synchronously: 2
+        let context = immediateExecutionContext
+        let value = DefaultExecutionContext.withDefault(context) {
+            // ran synchronously: 2
+            Future<Int, Never>(value: 1).map { $0 + 1 }.value
         }
 
         #expect(value == 2)

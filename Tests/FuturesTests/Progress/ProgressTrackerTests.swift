@@ -339,7 +339,8 @@ struct ProgressTrackerTests {
             "\(metadata): \(images.count) images"
         }
         page.progress.onUpdate(immediateExecutionContext) { snapshot in
-            print("\(Int(snapshot.fractionCompleted * 100))% of \(snapshot.total) units")
+            let percent = Int(snapshot.fractionCompleted * 100)
+            print("\(percent)% of \(snapshot.total) units")
         }
         images.reportProgress(completed: 1)  // 25% of 4 units
         metadata.success("Holiday")  // 50% of 4 units
