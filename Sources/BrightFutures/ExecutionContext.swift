@@ -32,6 +32,11 @@ public let maxStackDepthExecutionContext: ExecutionContext = { task in
 
 /// The context used where none is given: the main queue when called on the main thread, else a global
 /// queue (`Futures.defaultContext()`, chosen when this function is called, as a function).
+///
+/// Disfavoured: where a call accepts both the core's context value and this function
+/// (`recover(context: defaultContext())`), the core's is taken, which has the same rule; where only a
+/// function fits (a parameter of this module's `ExecutionContext` type), this one is.
+@_disfavoredOverload
 public func defaultContext() -> ExecutionContext {
     let context = Futures.defaultContext()
     return { task in context.execute(task) }
