@@ -30,7 +30,7 @@ extension Task {
         whenAllResult(tasks)
     }
 
-    /// Gathers every outcome of `tasks` (the core's `settled()`, through its `SequenceCollector`) and
+    /// Gathers every outcome of `tasks` (the core's `settled()`, through its one gatherer) and
     /// completes the returned task, derived from the gathering, by Bolts-Swift's rule, with `values` of the
     /// results on success.
     private static func gathered<Out: Sendable>(
