@@ -21,7 +21,7 @@ while IFS='|' read -r _ step file function _; do
     type=${function%%.*}
     member=${function#*.}
     name=${member%%(*}
-    grep -qE "^\s*(public |package |internal |private |fileprivate |final |@[A-Za-z]+ )*(class|enum|struct|extension|actor) ${type}\b" "$file" \
+    grep -qE "^\s*(public |package |open |internal |private |fileprivate |final |@[A-Za-z]+ )*(class|enum|struct|extension|actor) ${type}\b" "$file" \
         || fail "$file declares no type or extension '$type' (for $function)"
     if [[ $member == *"("* ]]; then
         labels=${member#*(}; labels=${labels%)}

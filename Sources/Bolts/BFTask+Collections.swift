@@ -23,7 +23,8 @@ extension BFTask where T == Void {
     /// faults with `FuturesError.noSuchElement`. The losers are not cancelled.
     ///
     /// ```swift
-    /// let ready: BFTask<Void> = BFTask(forCompletionOfAnyTask: [loadUser, loadSettings])
+    /// let ready: BFTask<Void> =
+    ///     BFTask(forCompletionOfAnyTask: [loadUser, loadSettings])
     /// ```
     @_disfavoredOverload
     public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol]) {

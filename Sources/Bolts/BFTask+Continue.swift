@@ -29,7 +29,8 @@ extension BFTask {
     ///
     /// ```swift
     /// saveAsync(object).continueWith { task in
-    ///     task.isCancelled ? "cancelled" : task.error != nil ? "failed" : "saved"
+    ///     task.isCancelled
+    ///         ? "cancelled" : task.error != nil ? "failed" : "saved"
     /// }
     /// ```
     ///

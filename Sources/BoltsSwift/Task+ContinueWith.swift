@@ -141,7 +141,9 @@ extension Task {
     ///
     /// ```swift
     /// let recovered = Task<Int>(error: URLError(.timedOut))
-    ///     .continueOnErrorWith { (error: URLError) in error.code == .timedOut ? 0 : -1 }
+    ///     .continueOnErrorWith { (error: URLError) in
+    ///         error.code == .timedOut ? 0 : -1
+    ///     }
     /// ```
     ///
     /// - Parameters:

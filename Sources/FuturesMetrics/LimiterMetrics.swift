@@ -9,7 +9,8 @@
     /// Pass it as the limiter's observer:
     ///
     /// ```swift
-    /// let limiter = ConcurrencyLimiter(maxConcurrent: 8, observer: LimiterMetrics(name: "crawler"))
+    /// let limiter = ConcurrencyLimiter(
+    ///     maxConcurrent: 8, observer: LimiterMetrics(name: "crawler"))
     /// ```
     ///
     /// ## Metrics

@@ -8,7 +8,8 @@
     /// ```swift
     /// FuturesDiagnostics.tracksPendingFutures = true
     /// let gauge = PendingFuturesGauge()
-    /// let sampling = Task { await gauge.run(every: .seconds(10)) }  // until cancelled
+    /// // samples until cancelled
+    /// let sampling = Task { await gauge.run(every: .seconds(10)) }
     /// ```
     ///
     /// ## Metric

@@ -12,9 +12,12 @@
     /// let limiter = ConcurrencyLimiter(maxConcurrent: 8)
     /// let inFlight = InFlightFutures()
     /// let drain = DrainingService(
-    ///     limiters: [limiter], inFlight: [inFlight], deadline: .seconds(10), logger: logger)
+    ///     limiters: [limiter], inFlight: [inFlight], deadline: .seconds(10),
+    ///     logger: logger)
     /// let group = ServiceGroup(
-    ///     configuration: .init(services: [server, drain], gracefulShutdownSignals: [.sigterm], logger: logger))
+    ///     configuration: .init(
+    ///         services: [server, drain], gracefulShutdownSignals: [.sigterm],
+    ///         logger: logger))
     /// try await group.run()  // SIGTERM: drain, then return
     /// ```
     ///

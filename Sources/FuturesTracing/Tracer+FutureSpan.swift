@@ -9,7 +9,8 @@
         /// ```swift
         /// let profile = tracer.withFutureSpan("load profile") { span in
         ///     span.attributes["user.id"] = 42
-        ///     return loadProfile(id: 42)  // the span ends when the profile has loaded (or failed)
+        ///     // the span ends when the profile has loaded (or failed)
+        ///     return loadProfile(id: 42)
         /// }
         /// ```
         ///

@@ -217,7 +217,9 @@ public struct Future<T: Sendable>: Sendable {
 ///
 /// ```swift
 /// let promise = Promise<Int>()
-/// promise.future.onSuccess(context: ImmediateContext()) { value in print(value) }
+/// promise.future.onSuccess(context: ImmediateContext()) { value in
+///     print(value)
+/// }
 /// promise.success(1)
 /// ```
 ///

@@ -283,7 +283,9 @@ public struct FutureStream<T: Sendable>: Sendable {
 ///
 /// ```swift
 /// let promise = StreamPromise<Int>(capacity: 10)
-/// promise.stream.onSuccess(context: ImmediateContext()) { value in print(value) }
+/// promise.stream.onSuccess(context: ImmediateContext()) { value in
+///     print(value)
+/// }
 /// promise.success(1)
 /// ```
 public struct StreamPromise<T: Sendable>: Sendable {

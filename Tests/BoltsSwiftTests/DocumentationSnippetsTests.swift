@@ -12,7 +12,9 @@ struct DocumentationSnippetsTests {
         let taskCompletionSource = TaskCompletionSource<Int>()
         let described = taskCompletionSource.task
             .continueOnSuccessWith { value in value * 2 }
-            .continueWith { task in task.faulted ? "failed" : "got \(task.result!)" }
+            .continueWith { task in
+                task.faulted ? "failed" : "got \(task.result!)"
+            }
         taskCompletionSource.set(result: 21)
         described.waitUntilCompleted()
         #expect(described.result == "got 42")
@@ -24,7 +26,8 @@ struct DocumentationSnippetsTests {
             task === initialTask ? "same task" : "another task"
         }
         let pending = TaskCompletionSource<Int>()
-        let whenAny = Task.whenAny(Task<Int>(error: CocoaError(.fileNoSuchFile)), pending.task)
+        let whenAny = Task.whenAny(
+            Task<Int>(error: CocoaError(.fileNoSuchFile)), pending.task)
         #expect(continuationTask.result == "same task")
         #expect(whenAny.completed && !whenAny.faulted)
         pending.set(result: 0)

@@ -17,7 +17,8 @@ struct DeliberateDifferencesTests {
             // The first callback is still running while it waits for the second: with serial callbacks
             // the second could not start until the first returned, and the wait would time out.
             promise.future.onComplete(first.context) { _ in
-                done.resume(returning: secondRan.wait(timeout: .now() + 30) == .success)
+                let ran = secondRan.wait(timeout: .now() + 30) == .success
+                done.resume(returning: ran)
             }
             promise.future.onComplete(second.context) { _ in secondRan.signal() }
             promise.success(())

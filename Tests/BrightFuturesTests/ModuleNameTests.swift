@@ -11,7 +11,8 @@ private enum Failure: Error, Equatable {
 @Suite("BrightFutures module: names spelled through the module")
 struct ModuleNameTests {
     @Test func materializeThroughTheModuleName() {
-        let both: BrightFutures.Future<Int, Failure> = BrightFutures.materialize { done in done(4, nil) }
+        let both: BrightFutures.Future<Int, Failure> =
+            BrightFutures.materialize { done in done(4, nil) }
         let value = BrightFutures.materialize { (done: @escaping @Sendable (Int) -> Void) in done(5) }
         let error = BrightFutures.materialize { (done: @escaping @Sendable (Failure?) -> Void) in done(.boom) }
         #expect(both.value == 4 && value.value == 5 && error.error == .boom)

@@ -186,10 +186,13 @@
             let handler = InMemoryLogHandler()
             var logger = Logger(label: "futures.tests") { _ in handler }
             logger.logLevel = .trace
-            FuturesDiagnostics.withHandler(FuturesDiagnostics.logging(to: logger, level: { _ in .notice })) {
+            let toLog = FuturesDiagnostics.logging(
+                to: logger, level: { _ in .notice })
+            FuturesDiagnostics.withHandler(toLog) {
                 _ = Promise<Int, Never>()  // dropped without being completed
             }
-            // handler.entries: one `.notice` entry, futures.diagnostic = promiseDropped
+            // handler.entries: one `.notice` entry,
+            // futures.diagnostic = promiseDropped
             #expect(handler.entries.map(\.level) == [.notice])
             #expect(handler.entries.first?.metadata["futures.diagnostic"] == "promiseDropped")
         }

@@ -48,7 +48,9 @@
         @Test func removedAndRefusedItemsAreCounted() throws {
             let limiter = ConcurrencyLimiter(
                 maxConcurrent: 1,
-                observer: LimiterMetrics(name: "crawler", dimensions: [("region", "eu")], factory: metrics))
+                observer: LimiterMetrics(
+                    name: "crawler", dimensions: [("region", "eu")],
+                    factory: metrics))
             let running = Promise<Int, any Error>()
             _ = limiter.submit { running.future }
             let waiting = limiter.submit { Future<Int, any Error>(value: 1) }

@@ -54,7 +54,8 @@
         @Test("A consumer handle of shared work withdraws only the service's interest")
         func aConsumerHandleAsksSharedWorkOnlyWhenEveryConsumerAsked() {
             let shared = StubbornWork()
-            let other = shared.future.consumer()  // someone else waits for the shared work too
+            // someone else waits for the shared work too
+            let other = shared.future.consumer()
             let inFlight = InFlightFutures()
             inFlight.add(shared.future.consumer())
             inFlight.close()

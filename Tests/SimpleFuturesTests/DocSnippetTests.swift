@@ -18,7 +18,9 @@ struct DocSnippetTests {
         updates.success(1)
         updates.success(2)
         updates.success(3)
-        updates.stream.onSuccess(context: ImmediateContext()) { value in print(value) }  // 2, then 3
+        updates.stream.onSuccess(context: ImmediateContext()) { value in
+            print(value)  // 2, then 3
+        }
         #expect(updates.stream.count == 2)
     }
 

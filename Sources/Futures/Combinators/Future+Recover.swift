@@ -16,7 +16,8 @@ extension Future {
     /// The context comes first, unlabelled, as for `map` and `flatMap`:
     ///
     /// ```swift
-    /// let recovered = Future<Int, ReadmeError>(error: .requestFailed).recover(queue.context) { _ in 5 }
+    /// let recovered = Future<Int, ReadmeError>(error: .requestFailed)
+    ///     .recover(queue.context) { _ in 5 }
     /// ```
     ///
     /// BrightFutures' spelling, `recover(context: queue.context) { … }`, is the same method
@@ -106,7 +107,9 @@ extension Future {
     ///
     /// ```swift
     /// let recovered = Future<Int, ReadmeError>(error: .requestFailed)
-    ///     .recoverWith(queue.context) { _ in Future<Int, ReadmeError>(value: 5) }
+    ///     .recoverWith(queue.context) { _ in
+    ///         Future<Int, ReadmeError>(value: 5)
+    ///     }
     /// ```
     ///
     /// - Parameters:

@@ -59,7 +59,9 @@ extension ConcurrencyLimiter {
     ///
     /// ```swift
     /// limiter.close()  // queued work is dropped, running work is asked to stop
-    /// limiter.whenIdle().onComplete(immediateExecutionContext) { _ in print("drained") }
+    /// limiter.whenIdle().onComplete(immediateExecutionContext) { _ in
+    ///     print("drained")
+    /// }
     /// ```
     ///
     /// On an open limiter it completes the next time it is idle, even if work is submitted again right

@@ -8,7 +8,9 @@ struct BoltsArticleSnippetTests {
         let source = BFTaskCompletionSource<Int>()
         let described = source.task
             .continueOnSuccessWith { task in task.result! * 2 }
-            .continueWith { task in task.isFaulted ? "failed" : "got \(task.result!)" }
+            .continueWith { task in
+                task.isFaulted ? "failed" : "got \(task.result!)"
+            }
         source.set(result: 21)
         described.waitUntilFinished()
         #expect(described.result == "got 42")

@@ -15,7 +15,9 @@
         @Test func aLimiterWithItsMetrics() throws {
             let limiter = ConcurrencyLimiter(
                 maxConcurrent: 8,
-                observer: LimiterMetrics(name: "crawler", dimensions: [("region", "eu")], factory: metrics))
+                observer: LimiterMetrics(
+                    name: "crawler", dimensions: [("region", "eu")],
+                    factory: metrics))
             _ = limiter.submit { Future<Int, Never>(value: 1) }
             let runs = try metrics.expectTimer(
                 "futures_limiter_run_duration", [("limiter", "crawler"), ("region", "eu")])

@@ -32,7 +32,8 @@
         @Test func aSpanAroundLoadingAProfile() async {
             let profile = tracer.withFutureSpan("load profile") { span in
                 span.attributes["user.id"] = 42
-                return loadProfile(id: 42)  // the span ends when the profile has loaded (or failed)
+                // the span ends when the profile has loaded (or failed)
+                return loadProfile(id: 42)
             }
             #expect(await profile.get() == "Ada 42")
             #expect(span("load profile")?.attributes["user.id"]?.toSpanAttribute() == 42)
