@@ -32,9 +32,8 @@ struct ManyRequestsAtOnceSnippetTests {
             limiter.submit { session.dataFuture(from: url) }
         }
 
-        let bounded = limiter.submit {
-            // fails with TimeoutError after 30 s
-            session.dataFuture(from: url).timeout(after: .seconds(30))
+        let bounded = limiter.submit(timeout: .seconds(30)) {
+            session.dataFuture(from: url)
         }
         #expect(try await bounded.get().0 == Data("hello".utf8))
 
