@@ -26,26 +26,50 @@ extension Duration {
 ///   before the task got to sleep would otherwise keep it asleep until some later advance: its
 ///   `sleep(until:)` waits while `deadline >= now`.) A duration is clamped to 0…10⁹ s
 ///   (``Swift/Duration/longestTimerWait``), so the deadline stays representable.
-/// - Cancellation: ``cancel()`` stops the sleep and the body never runs; it is released with the task.
+/// - Where it waits: on `ContinuousClock` (the default of every operator, and of the Dispatch-flavoured
+///   forms) it waits on a Dispatch timer, not in the Swift concurrency pool, so a pool whose few threads
+///   are all busy (blocking work inside tasks) cannot hold a deadline back; on any other clock (a test
+///   clock, `SuspendingClock`) it waits in a Swift `Task` sleeping on that clock.
+/// - Cancellation: ``cancel()`` stops the wait and the body never runs; it is released with the timer.
 package struct ClockTimer: Sendable {
-    /// The task that sleeps and then runs the body; tests await its end (`await timer.task.value`).
-    package let task: Task<Void, Never>
+    /// What waits.
+    enum Waiter: Sendable {
+        case task(Task<Void, Never>)
+        case dispatch(DispatchTimer)
+    }
+
+    let waiter: Waiter
+
+    /// The task that sleeps and then runs the body, when the timer runs on a clock other than
+    /// `ContinuousClock`; tests await its end (`await timer.task?.value`).
+    package var task: Task<Void, Never>? {
+        if case .task(let task) = waiter { return task }
+        return nil
+    }
 
     /// Starts a timer that runs `body` once `clock` reaches `deadline`.
     @discardableResult
     package init<C: Clock>(at deadline: C.Instant, on clock: C, _ body: @escaping @Sendable () -> Void) {
-        task = Task {
-            if clock.now < deadline {
-                do {
-                    try await clock.sleep(until: deadline, tolerance: nil)
-                } catch {
-                    return
-                }
-            }
-            // A cancellation that arrives once the sleep has ended still stops the timer.
-            guard !Task.isCancelled else { return }
-            body()
+        if let deadline = deadline as? ContinuousClock.Instant {
+            let wait = ContinuousClock.now.duration(to: deadline)
+            let seconds =
+                wait <= .zero ? 0 : Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18
+            waiter = .dispatch(DispatchTimer(after: seconds, body))
+            return
         }
+        waiter = .task(
+            Task {
+                if clock.now < deadline {
+                    do {
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                    } catch {
+                        return
+                    }
+                }
+                // A cancellation that arrives once the sleep has ended still stops the timer.
+                guard !Task.isCancelled else { return }
+                body()
+            })
     }
 
     /// Starts a timer that runs `body` once `duration` (clamped to 0…10⁹ s) has passed on `clock`,
@@ -64,7 +88,39 @@ package struct ClockTimer: Sendable {
 
     /// Stops the timer: the body never runs if it has not started.
     package func cancel() {
-        task.cancel()
+        switch waiter {
+        case .task(let task): task.cancel()
+        case .dispatch(let timer): timer.cancel()
+        }
+    }
+}
+
+/// A one-shot Dispatch timer source on a global queue: what ``ClockTimer`` waits on for `ContinuousClock`.
+///
+/// `@unchecked Sendable` because its one stored property is a Dispatch source, which Dispatch does not
+/// mark `Sendable`: it is configured and resumed in `init`, before the object is shared, and afterwards
+/// only `cancel()` is called on it, which Dispatch allows from any thread. Cancelling releases the event
+/// handler (and what `body` captured) at once, not at the deadline; the handler cancels the source first,
+/// which also breaks the source → handler → source reference.
+final class DispatchTimer: @unchecked Sendable {
+    private let source: DispatchSourceTimer
+
+    /// Runs `body` once, `seconds` from now (`DispatchTime + Double` counts 64-bit nanoseconds on every
+    /// platform).
+    init(after seconds: Double, _ body: @escaping @Sendable () -> Void) {
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + seconds)
+        source.setEventHandler { [source] in
+            source.cancel()
+            body()
+        }
+        self.source = source
+        source.resume()
+    }
+
+    /// Stops the timer: the body never runs if it has not started, and it is released.
+    func cancel() {
+        source.cancel()
     }
 }
 
