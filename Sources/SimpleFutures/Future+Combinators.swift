@@ -43,6 +43,8 @@ extension Future {
     ///   - context: Where `mapping` runs; `QueueContext.futuresDefault` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping` from running; the returned
     ///     future then stays pending.
+    ///   - file: The call site the returned future's failure trace and pending-futures entry name.
+    ///   - line: The line of that call site.
     ///   - mapping: Receives the value; what it throws fails the returned future. Does not run on
     ///     failure (the failure passes through). Released after it ran.
     /// - Returns: A future of the mapped value.
@@ -72,6 +74,8 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `mapping` runs; `QueueContext.futuresDefault` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping`; the returned future stays pending.
+    ///   - file: The call site the returned future's failure trace and pending-futures entry name.
+    ///   - line: The line of that call site.
     ///   - mapping: Receives the value and returns the next future; what it throws fails the result.
     /// - Returns: A future completed by `mapping`'s future, or failed with this future's error.
     @inlinable
@@ -96,6 +100,8 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `filter` runs; `QueueContext.futuresDefault` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `filter`; the returned future stays pending.
+    ///   - file: The call site the returned future's failure trace and pending-futures entry name.
+    ///   - line: The line of that call site.
     ///   - filter: Receives the value. `false` fails the returned future with
     ///     `FuturesError.noSuchElement`; what it throws fails it. A failure passes through.
     /// - Returns: A future with the accepted value.
@@ -130,6 +136,8 @@ extension Future {
     ///   - context: Where `completion` runs; `QueueContext.futuresDefault` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `completion`; the returned future
     ///     stays pending.
+    ///   - file: The call site the returned future's failure trace and pending-futures entry name.
+    ///   - line: The line of that call site.
     ///   - completion: Receives the value; does not run on failure.
     /// - Returns: A future with this future's result, completed after `completion` returned.
     @inlinable
@@ -152,6 +160,8 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `recovery` runs; `QueueContext.futuresDefault` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `recovery`; the returned future stays pending.
+    ///   - file: The call site the returned future's failure trace and pending-futures entry name.
+    ///   - line: The line of that call site.
     ///   - recovery: Receives the error; what it throws fails the returned future. Not run on success.
     /// - Returns: A future with this future's value or the recovered one.
     @inlinable
@@ -176,6 +186,8 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `recovery` runs; `QueueContext.futuresDefault` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `recovery`; the returned future stays pending.
+    ///   - file: The call site the returned future's failure trace and pending-futures entry name.
+    ///   - line: The line of that call site.
     ///   - recovery: Receives the error and returns the future to continue with; what it throws fails
     ///     the returned future. Not run on success.
     /// - Returns: A future with this future's value or the recovery future's result.
@@ -201,6 +213,8 @@ extension Future {
     /// - Parameters:
     ///   - context: Where `mapping` runs; `QueueContext.futuresDefault` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future stops `mapping`; the returned future stays pending.
+    ///   - file: The call site the returned future's failure trace and pending-futures entry name.
+    ///   - line: The line of that call site.
     ///   - mapping: Receives the error and returns the one to fail with.
     /// - Returns: A future with this future's value or the mapped error.
     @inlinable
