@@ -189,7 +189,7 @@ public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sen
     // MARK: - Description
 
     /// The state as Bolts-Swift prints it: `Task: pending`, `Task: success(5)`, `Task: error(…)` or
-    /// `Task: cancelled`. (``debugDescription`` is the same.)
+    /// `Task: cancelled`. (`debugDescription` is the same.)
     override public var description: String {
         guard let result = _outcome else { return "Task: pending" }
         switch result {
