@@ -21,6 +21,7 @@ extension Sequence {
     /// **Cancellation:** a request on the returned future is forwarded to every input still pending, as
     /// one of its consumers (GUARANTEES.md G8). The inputs decide how they end, and their outcomes
     /// (typically cancellation errors) are collected like any other.
+    @inlinable
     public func settled<T, E>(file: StaticString = #fileID, line: UInt = #line) -> Future<[Result<T, E>], Never>
     where Element == Future<T, E> {
         settledGatherer(file: file, line: line).future
@@ -28,6 +29,7 @@ extension Sequence {
 
     /// The gatherer behind ``settled(file:line:)``: every outcome fills its slot as a success, so the
     /// output succeeds with all outcomes in input order once every input has completed.
+    @inlinable
     func settledGatherer<T, E>(
         file: StaticString = #fileID, line: UInt = #line
     ) -> Gatherer<AllValues<Result<T, E>>, Never> where Element == Future<T, E> {
