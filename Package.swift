@@ -184,10 +184,19 @@ let package = Package(
             dependencies: ["Futures", "Bolts", "LoopbackHTTP"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Test support shared by the test targets (not a product: clients never build it).
+        .target(
+            name: "FuturesTestSupport",
+            path: "Tests/FuturesTestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "FuturesTests",
             dependencies: [
+                "FuturesTestSupport",
                 "Futures",
+                // The guarantee suites run each clause on every face, Bolts' `BFTask` included.
+                "Bolts",
                 "LoopbackHTTP",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -244,6 +253,7 @@ let package = Package(
         .testTarget(
             name: "BoltsTests",
             dependencies: [
+                "FuturesTestSupport",
                 "Bolts",
                 "Futures",
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -264,6 +274,7 @@ let package = Package(
         .testTarget(
             name: "FuturesServiceLifecycleTests",
             dependencies: [
+                "FuturesTestSupport",
                 "FuturesServiceLifecycle",
                 "Futures",
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -281,6 +292,7 @@ let package = Package(
         .testTarget(
             name: "FuturesMetricsTests",
             dependencies: [
+                "FuturesTestSupport",
                 "FuturesMetrics",
                 "Futures",
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -293,6 +305,7 @@ let package = Package(
         .testTarget(
             name: "FuturesTracingTests",
             dependencies: [
+                "FuturesTestSupport",
                 "FuturesTracing",
                 "Futures",
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -304,12 +317,14 @@ let package = Package(
         ),
         .testTarget(
             name: "BoltsSwiftTests",
-            dependencies: ["BoltsSwift", "Futures", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                "FuturesTestSupport", "BoltsSwift", "Futures", .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "SimpleFuturesTests",
-            dependencies: ["SimpleFutures", "Futures"],
+            dependencies: ["FuturesTestSupport", "SimpleFutures", "Futures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

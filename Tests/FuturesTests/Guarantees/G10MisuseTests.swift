@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Foundation
 import Testing
@@ -13,6 +14,13 @@ extension Guarantees {
             #expect(future.result?.failureIsBrokenPromise == true)
             #expect(diagnostics.count == 1)
             if case .promiseDropped? = diagnostics.first {} else { Issue.record("got \(diagnostics)") }
+        }
+
+        @Test func aDroppedTaskCompletionSourceFailsItsTaskAndIsReported() {
+            let (task, diagnostics) = gDiagnosing { BFTaskCompletionSource<Int>().task }
+            #expect(task.isCompleted)
+            #expect(task.future.result?.failureIsBrokenPromise == true)
+            #expect(diagnostics.count == 1)
         }
 
         @Test func aDroppedNeverFailingPromiseStaysPendingAndReleasesItsCallbacks() {

@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Foundation
 import Testing
@@ -33,8 +34,8 @@ extension Guarantees {
             #expect(ran.value == 1)
         }
 
-        /// Cancellation registrations disposed one after another (the `CancellationToken` face): each stores
-        /// a removable handler and takes it back.
+        /// Cancellation registrations disposed one after another (the `CancellationToken` face, also
+        /// `BFCancellationToken`): each stores a removable handler and takes it back.
         @Test(arguments: [10_000, 100_000])
         func disposedRegistrationsLeaveTheListSmall(_ cycles: Int) {
             let promise = Promise<Int, any Error>()

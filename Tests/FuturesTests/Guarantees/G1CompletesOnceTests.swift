@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ extension Guarantees {
     @Suite("G1 Completes at most once")
     struct G1CompletesOnceTests {
         /// The faces with one shared result (a stream publishes many values: see the stream test below).
-        static let singleResultCases = GCase.cases([.future, .promise, .deferredRun])
+        static let singleResultCases = GCase.cases([.future, .promise, .bfTask, .deferredRun])
 
         @Test(arguments: singleResultCases)
         func aSecondCompletionChangesNothing(_ testCase: GCase) {
@@ -51,6 +52,31 @@ extension Guarantees {
             #expect(seen.values == [1])
             #expect(diagnostics.count == 1)
             if case .promiseCompletedTwice? = diagnostics.first {} else { Issue.record("got \(diagnostics)") }
+        }
+
+        @Test(arguments: GEntry.allCases)
+        func aTaskCompletionSourceSetTwiceKeepsTheFirstResultAndReportsIt(_ entry: GEntry) {
+            let source = BFTaskCompletionSource<Int>()
+            if entry == .completed { source.set(result: 1) }
+            let seen = GCounter()
+            source.task.continueWith(executor: .immediate) { (_: BFTask<Int>) -> Void in seen.increment() }
+            let diagnostics = gDiagnostics {
+                if entry == .pendingThenCompleted { source.set(result: 1) }
+                source.set(error: GError.failed(2))
+                source.cancel()
+                #expect(!source.trySet(result: 3))
+                #expect(!source.trySet(error: GError.failed(4)))
+                #expect(!source.trySetCancelled())
+            }
+            #expect(source.task.result == 1)
+            #expect(!source.task.isCancelled && !source.task.isFaulted)
+            #expect(seen.value == 1)
+            #expect(diagnostics.count == 2)
+            #expect(
+                diagnostics.allSatisfy {
+                    if case .promiseCompletedTwice = $0 { return true }
+                    return false
+                })
         }
 
         @Test func aDeferredTrunkCompletingTwiceIsReportedAndIgnored() {

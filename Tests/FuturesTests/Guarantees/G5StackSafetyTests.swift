@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Foundation
 import Testing
@@ -16,6 +17,16 @@ private func downRecovering(_ n: Int) -> Future<Int, GError> {
         : Future<Int, GError>(error: .failed(n)).recoverWith(context: immediateExecutionContext) { error in
             guard case .failed(let left) = error else { return Future(value: -1) }
             return downRecovering(left - 1)
+        }
+}
+
+/// The same with Bolts continuations on the immediate executor.
+private func downTask(_ n: Int) -> BFTask<Int> {
+    n == 0
+        ? BFTask(result: 0)
+        : BFTask(result: n).continueOnSuccessWithTask(executor: .immediate) { (succeeded: BFTask<Int>) -> BFTask<Int> in
+            let value = succeeded.result!
+            return downTask(value - 1)
         }
 }
 
@@ -122,6 +133,26 @@ extension Guarantees {
             }
             #expect(outcome.asked == 1)
             #expect(outcome.completed)
+        }
+
+        @Test(arguments: GRunner.allCases)
+        func aDeepChainOfImmediateContinuationsOnAPendingTaskCompletes(_ runner: GRunner) async {
+            let result = await runner.run { () -> Int? in
+                let source = BFTaskCompletionSource<Int>()
+                var last = source.task
+                for _ in 0..<Self.deep {
+                    last = last.continueWith(executor: .immediate) { (task: BFTask<Int>) -> Int in task.result! + 1 }
+                }
+                source.set(result: 0)
+                return last.result
+            }
+            #expect(result == Self.deep)
+        }
+
+        @Test(arguments: GRunner.allCases)
+        func aDeepContinuationRecursionReturnsSynchronously(_ runner: GRunner) async {
+            let result = await runner.run { downTask(Self.deep).result }
+            #expect(result == 0)
         }
 
         @Test(arguments: GRunner.allCases)

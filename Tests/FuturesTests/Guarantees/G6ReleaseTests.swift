@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Foundation
 import Testing
@@ -259,7 +260,7 @@ extension Guarantees {
                 subject.onComplete(immediateExecutionContext) { _ in withExtendedLifetime(probe) {} }
                 subject.onComplete(queue.context) { _ in withExtendedLifetime(probe) {} }
             }
-            // A dropped promise fails its future (`brokenPromise`) or the callbacks are released with
+            // A dropped promise fails its future (BFTask: `brokenPromise`) or the callbacks are released with
             // the pending future; a dropped StreamPromise finishes its stream. Either way nothing is kept.
             for _ in 0..<1_000 where weakProbe != nil { queue.drain() }
             #expect(weakProbe == nil)

@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Foundation
 import Testing
@@ -90,6 +91,22 @@ struct GDependent: Sendable, CustomTestStringConvertible {
             source.delay(for: .zero, failingWith: FuturesError.cancelled)
         },
         GDependent(name: "delay(_:interval:)") { $0.delay(.global(), interval: .milliseconds(0)) },
+        GDependent(name: "BFTask(future) of a typed future") { source in
+            BFTask(source.mapError(immediateExecutionContext) { _ in GError.failed(0) }).future
+        },
+        GDependent(name: "Future(task)") { source in Future(BFTask(source)) },
+        GDependent(name: "BFTask continuation") { source in
+            BFTask(source).continueWith(executor: .immediate) { task in try task.future.result!.get() }.future
+        },
+        GDependent(name: "BFTask(forCompletionOfAllTasksWithResults:)") { source in
+            BFTask(forCompletionOfAllTasksWithResults: [BFTask(source)]).future.map(immediateExecutionContext) { $0[0] }
+        },
+        GDependent(name: "BFTask(forCompletionOfAllTasks:)") { source in
+            BFTask(forCompletionOfAllTasks: [BFTask(source)]).future.map(immediateExecutionContext) { 5 }
+        },
+        GDependent(name: "BFTask(forCompletionOfAnyTask:)") { source in
+            BFTask(forCompletionOfAnyTask: [BFTask(source)]).future
+        },
         GDependent(name: "Deferred map step") { source in
             Deferred(starting: { source }).map { $0 }.run()
         },

@@ -1,3 +1,4 @@
+import Bolts
 import Dispatch
 import Foundation
 import Testing
@@ -42,9 +43,30 @@ extension Guarantees {
             #expect(seen.value == .some(.success(100)))
         }
 
+        /// Bolts: `waitUntilFinished()` inside a continuation of a deep immediate continuation chain.
+        @Test func waitUntilFinishedInsideADeepContinuationChainReturns() {
+            let seen = LockedBox<Int?>(nil)
+            gFinishes("waitUntilFinished inside a deep continuation chain") {
+                let source = BFTaskCompletionSource<Int>()
+                var chain = [source.task]
+                for _ in 0..<100 {
+                    chain.append(
+                        chain.last!.continueWith(executor: .immediate) { (task: BFTask<Int>) -> Int in task.result! + 1
+                        })
+                }
+                let end = chain.last!
+                chain[60].continueWith(executor: .immediate) { (_: BFTask<Int>) -> Void in
+                    end.waitUntilFinished()
+                    seen.value = end.result
+                }
+                source.set(result: 0)
+            }
+            #expect(seen.value == 100)
+        }
+
         /// `forced()` returns as soon as the future completes, even though the completing thread then runs a
         /// callback that blocks until the forcing thread has returned.
-        @Test(arguments: [GFace.future, .promise, .deferredRun])
+        @Test(arguments: [GFace.future, .promise, .bfTask, .deferredRun])
         func forcedReturnsAtCompletionNotAfterTheCallbacks(_ face: GFace) {
             let subject = GCase(face: face, entry: .pendingThenCompleted).make()
             let cell = subject.cell!

@@ -1,7 +1,8 @@
-// Shared support for the tests of GUARANTEES.md: one file per clause, each clause run on every face of the
-// core (Future, Promise, Deferred, FutureStream; the Bolts face has its own in Tests/BoltsTests) and for both entry kinds (already completed when
-// used, pending then completed later).
+// Shared support for the tests of GUARANTEES.md: one file per clause, each clause run on every face built
+// on the core (Future, Promise, Deferred, FutureStream, and Bolts' BFTask) and for both entry kinds (already
+// completed when used, pending then completed later).
 
+import Bolts
 import Dispatch
 import Foundation
 import Synchronization
@@ -17,6 +18,8 @@ enum GFace: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case future
     /// `Promise`, callbacks on `promise.future`.
     case promise
+    /// `BFTaskCompletionSource` / `BFTask(result:)`, callbacks as continuations on a `BFExecutor`.
+    case bfTask
     /// A `Deferred` with one step (`map`), started once with `run()`; callbacks on the started future.
     case deferredRun
     /// A `Deferred` with one step (`map`); every callback is its own `execute(_:callback:)` (its own run).
@@ -28,7 +31,7 @@ enum GFace: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// The faces where one registration is one callback on one shared future (everything but
     /// `deferredExecute`, where each registration starts a separate run).
-    static let sharedFaces: [GFace] = [.future, .promise, .deferredRun, .stream]
+    static let sharedFaces: [GFace] = [.future, .promise, .bfTask, .deferredRun, .stream]
 }
 
 /// How the subject is met by the code under test.
@@ -123,6 +126,19 @@ final class GSubject: Sendable {
             completeAgain = { other in promise.trySuccess(other) }
             cell = promise.future
             writer = promise
+        case .bfTask:
+            let source = BFTaskCompletionSource<Int>()
+            if completedAtStart { source.set(result: value) }
+            let task = source.task
+            register = { context, body in
+                task.continueWith(executor: BFExecutor(context: context)) { (done: BFTask<Int>) -> Void in
+                    body(done.future.result!)
+                }
+            }
+            completeOnce = { source.trySet(result: value) }
+            completeAgain = { other in source.trySet(result: other) }
+            cell = task.future
+            writer = source
         case .deferredRun, .deferredExecute:
             let completers = GCompleters()
             let deferred: Deferred<Int, any Error> =

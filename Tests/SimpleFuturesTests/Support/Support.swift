@@ -4,41 +4,6 @@ import SimpleFutures
 import Synchronization
 import Testing
 
-/// How many steps the depth tests take: 1,000,000, unless `FUTURES_TEST_DEPTH` says otherwise (CI's
-/// sanitizer runs set it lower).
-let testDepth: Int = ProcessInfo.processInfo.environment["FUTURES_TEST_DEPTH"].flatMap(Int.init) ?? 1_000_000
-
-/// Whether this run is under a sanitizer (`FUTURES_SANITIZED=1`): hang guards are longer there.
-let sanitizedRun = ProcessInfo.processInfo.environment["FUTURES_SANITIZED"] == "1"
-
-extension Trait where Self == TimeLimitTrait {
-    /// The guard against a hang (not a timing goal): 10 minutes, 30 under a sanitizer.
-    static func hangGuard(minutes: Int = 10) -> Self {
-        .timeLimit(.minutes(sanitizedRun ? max(30, minutes) : max(10, minutes)))
-    }
-}
-
-/// The kinds of thread a depth test runs on, each with its own stack.
-enum StackKind: String, CaseIterable, Sendable {
-    case swiftTask, dispatchQueue, plainThread
-
-    /// Runs `body` on a fresh stack of this kind and returns its result.
-    func run<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
-        switch self {
-        case .swiftTask:
-            return await Task.detached { body() }.value
-        case .dispatchQueue:
-            return await withCheckedContinuation { continuation in
-                DispatchQueue(label: "simplefutures.tests.deep").async { continuation.resume(returning: body()) }
-            }
-        case .plainThread:
-            return await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: body()) }.start()
-            }
-        }
-    }
-}
-
 /// Waits for `future`'s result without blocking a thread.
 func result<T>(of future: Future<T>) async -> Try<T> {
     await withCheckedContinuation { continuation in

@@ -1,3 +1,8 @@
+// Support shared by every test target: the depth of the stack-safety tests, the kinds of thread they run
+// on (one gate for all of them, so that two deep runs never hold the cooperative pool's threads at once,
+// whichever target they come from), and the hang guard. Each target re-exports this module from its
+// Support folder.
+
 import Dispatch
 import Foundation
 import Testing
@@ -5,15 +10,15 @@ import Testing
 /// How many steps the depth tests take: 1,000,000 (GUARANTEES.md G5), unless `FUTURES_TEST_DEPTH` says
 /// otherwise. CI's sanitizer runs set it lower: stack safety is proven by the plain run, and a sanitized
 /// million-step chain would take most of CI's time without checking anything more.
-let testDepth: Int = ProcessInfo.processInfo.environment["FUTURES_TEST_DEPTH"].flatMap(Int.init) ?? 1_000_000
+public let testDepth: Int = ProcessInfo.processInfo.environment["FUTURES_TEST_DEPTH"].flatMap(Int.init) ?? 1_000_000
 
 /// The depth of the tests whose steps are heavier than a future's (streams, long collections): 100,000 —
 /// 2,000 times the trampoline's frame budget, so an unbounded recursion would still overflow any thread's
 /// stack — or ``testDepth`` when that is lower (sanitizer runs).
-let heavyTestDepth = min(100_000, testDepth)
+public let heavyTestDepth = min(100_000, testDepth)
 
 /// The kinds of thread a depth test runs on: each has its own stack size and its own trampoline.
-enum StackKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum StackKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A Swift `Task` (the cooperative pool).
     case swiftTask
     /// A block on a dispatch queue.
@@ -21,14 +26,15 @@ enum StackKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A plain `Thread` with the default stack size (the clause is about ordinary threads).
     case plainThread
 
-    var testDescription: String { rawValue }
+    /// The kind's name, as test reports show it.
+    public var testDescription: String { rawValue }
 
     /// Runs `body` on a fresh stack of this kind and returns its result.
     ///
     /// Deep runs take turns through ``DepthGate`` (waiting without blocking a thread): on a 2-core machine
     /// the cooperative pool has two threads, and two million-step runs holding both would starve every
     /// other async test.
-    func run<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
+    public func run<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
         await DepthGate.shared.acquire()
         let result: R
         switch self {
@@ -75,7 +81,7 @@ actor DepthGate {
 /// AddressSanitizer runs). Everything is 5–15 times slower there, and the long synchronous tests hold the
 /// cooperative pool's two threads (on a 2-core machine) for minutes, so a quick async test may wait that
 /// long before it even starts.
-let sanitizedRun = ProcessInfo.processInfo.environment["FUTURES_SANITIZED"] == "1"
+public let sanitizedRun = ProcessInfo.processInfo.environment["FUTURES_SANITIZED"] == "1"
 
 extension Trait where Self == TimeLimitTrait {
     /// The guard against a hang: 10 minutes (or `minutes`, if longer) in a plain run, 30 under a sanitizer
@@ -86,7 +92,7 @@ extension Trait where Self == TimeLimitTrait {
     /// Swift `Task` (``StackKind/swiftTask``) hold one of them for as long as they take, so on a machine
     /// that is busy with something else quick async tests have waited over a minute for the other one
     /// (103 of them failed so in one run of `.ci/run` next to two release builds). A hang still fails.
-    static func hangGuard(minutes: Int = 10) -> Self {
+    public static func hangGuard(minutes: Int = 10) -> Self {
         .timeLimit(.minutes(sanitizedRun ? max(30, minutes) : max(10, minutes)))
     }
 }
