@@ -7,7 +7,8 @@ import Futures
 /// its context, bounded stack at any depth, closures released once they ran or were cancelled).
 ///
 /// As in SimpleFutures, whoever holds a future may complete it (`success(_:)`, `failure(_:)`,
-/// `complete(_:)`, `completeWith(context:future:)`); the first completion wins.
+/// `complete(_:)`, `completeWith(context:future:)`); the first completion wins, and a second one is
+/// reported at the caller's line.
 ///
 /// ```swift
 /// let future = Future<Int>()
@@ -53,11 +54,21 @@ public struct Future<T: Sendable>: Sendable {
 
     /// Creates a pending future and lets `resolver` complete it: `resolver` runs at once, on the calling
     /// thread, with a completion function that may be called from any thread (the first call wins).
+    ///
+    /// - Parameters:
+    ///   - file: Where a later call of the completion function is reported
+    ///     (`FuturesDiagnostic.futureCompletedTwice`); the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
+    ///   - resolver: Runs at once with the completion function.
     @inlinable
-    public init(resolver: (@escaping @Sendable (Try<T>) -> Void) -> Void) {
+    public init(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        resolver: (@escaping @Sendable (Try<T>) -> Void) -> Void
+    ) {
         self.init()
         let base = self.base
-        resolver { result in Future(base).complete(result) }
+        resolver { result in Future(base).complete(result, reportingAt: file, line: line) }
     }
 
     // MARK: - State
@@ -77,21 +88,65 @@ public struct Future<T: Sendable>: Sendable {
     /// Completes the future with `result`.
     ///
     /// The first completion wins. Completing a completed future changes nothing and is reported as
-    /// `FuturesDiagnostic.futureCompletedTwice` through `FuturesDiagnostics` (SimpleFutures asserted in
-    /// debug builds and replaced the result in release builds). Callbacks run on their contexts;
-    /// immediate ones on this thread before it returns.
+    /// `FuturesDiagnostic.futureCompletedTwice` through `FuturesDiagnostics`, at `file`:`line`
+    /// (SimpleFutures asserted in debug builds and replaced the result in release builds). Callbacks run
+    /// on their contexts; immediate ones on this thread before it returns.
+    ///
+    /// - Parameters:
+    ///   - result: The value or error.
+    ///   - file: Where a second completion is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
+    @inlinable
+    public func complete(_ result: Try<T>, file: StaticString = #fileID, line: UInt = #line) {
+        complete(result, reportingAt: file, line: line)
+    }
+
+    /// Completes the future with `value` (see `complete(_:file:line:)` for a second completion).
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - file: Where a second completion is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
+    @inlinable
+    public func success(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
+        complete(.success(value), reportingAt: file, line: line)
+    }
+
+    /// Fails the future with `error` (see `complete(_:file:line:)` for a second completion).
+    ///
+    /// - Parameters:
+    ///   - error: The error.
+    ///   - file: Where a second completion is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
+    @inlinable
+    public func failure(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) {
+        complete(.failure(error), reportingAt: file, line: line)
+    }
+
+    // The one-parameter forms below exist for function values (`onSuccess(completion: future.success)`):
+    // a method with defaulted trailing parameters does not convert to `(T) -> Void`. They are
+    // disfavoured, so a call picks the form above and reports at its own line; a function value has no
+    // call site of its own, so these report at the line that completes the future inside this module.
+
+    /// `complete(_:file:line:)` as a one-parameter function value, for `onComplete(completion:)` and the
+    /// like. A second completion through it is reported at this module's line, not the caller's.
+    @_disfavoredOverload
     @inlinable
     public func complete(_ result: Try<T>) {
         complete(result, reportingAt: #fileID, line: #line)
     }
 
-    /// Completes the future with `value` (see `complete(_:)` for a second completion).
+    /// `success(_:file:line:)` as a one-parameter function value (`onSuccess(completion: future.success)`).
+    /// A second completion through it is reported at this module's line, not the caller's.
+    @_disfavoredOverload
     @inlinable
     public func success(_ value: T) {
         complete(.success(value), reportingAt: #fileID, line: #line)
     }
 
-    /// Fails the future with `error` (see `complete(_:)` for a second completion).
+    /// `failure(_:file:line:)` as a one-parameter function value (`onFailure(completion: future.failure)`).
+    /// A second completion through it is reported at this module's line, not the caller's.
+    @_disfavoredOverload
     @inlinable
     public func failure(_ error: any Error) {
         complete(.failure(error), reportingAt: #fileID, line: #line)
@@ -108,31 +163,48 @@ public struct Future<T: Sendable>: Sendable {
     /// Completes this future with `future`'s result once it has one; the hand-over runs on `context`.
     ///
     /// This future becomes one consumer of `future` (the core's dependency primitive). If this future
-    /// was completed meanwhile, the later result is ignored and reported as with `complete(_:)`.
+    /// was completed meanwhile, the later result is ignored and reported as with `complete(_:file:line:)`,
+    /// at `file`:`line`.
+    ///
+    /// - Parameters:
+    ///   - context: Where the hand-over runs; `QueueContext.futuresDefault` if omitted.
+    ///   - future: The future whose result this one takes.
+    ///   - file: Where a losing hand-over is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
     @inlinable
     public func completeWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        future: Future<T>
+        future: Future<T>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
         let base = self.base
         if context.isImmediate, let result = future.base.ifCompleted({ $0 }) {
-            complete(result)
+            complete(result, reportingAt: file, line: line)
             return
         }
         base.depend(upon: future.base, context) { result in
-            Future(base).complete(result)
+            Future(base).complete(result, reportingAt: file, line: line)
         }
     }
 
     /// Completes this future with the future in `future`, or fails it with the error it holds.
+    ///
+    /// - Parameters:
+    ///   - context: Where the hand-over runs; `QueueContext.futuresDefault` if omitted.
+    ///   - future: The future whose result this one takes, or the error to fail with.
+    ///   - file: Where a losing completion is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
     @inlinable
     public func completeWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        future: Try<Future<T>>
+        future: Try<Future<T>>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
         switch future {
-        case .success(let future): completeWith(context: context, future: future)
-        case .failure(let error): failure(error)
+        case .success(let future): completeWith(context: context, future: future, file: file, line: line)
+        case .failure(let error): complete(.failure(error), reportingAt: file, line: line)
         }
     }
 
@@ -238,31 +310,82 @@ public struct Promise<T: Sendable>: Sendable {
     @inlinable
     public var completed: Bool { future.completed }
 
-    /// Completes the future with `result` (the first completion wins; see
-    /// `Future.complete(_:)`).
+    /// Completes the future with `result` (the first completion wins; a second one is reported at
+    /// `file`:`line`, see `Future.complete(_:file:line:)`).
+    ///
+    /// - Parameters:
+    ///   - result: The value or error.
+    ///   - file: Where a second completion is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
+    @inlinable
+    public func complete(_ result: Try<T>, file: StaticString = #fileID, line: UInt = #line) {
+        future.complete(result, reportingAt: file, line: line)
+    }
+
+    /// Completes the future with `value` (a second completion is reported at `file`:`line`).
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - file: Where a second completion is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
+    @inlinable
+    public func success(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
+        future.complete(.success(value), reportingAt: file, line: line)
+    }
+
+    /// Fails the future with `error` (a second completion is reported at `file`:`line`).
+    ///
+    /// - Parameters:
+    ///   - error: The error.
+    ///   - file: Where a second completion is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
+    @inlinable
+    public func failure(_ error: any Error, file: StaticString = #fileID, line: UInt = #line) {
+        future.complete(.failure(error), reportingAt: file, line: line)
+    }
+
+    // One-parameter forms for function values (`onSuccess(completion: promise.success)`), disfavoured
+    // so that a call picks the form above; see the same forms on `Future`.
+
+    /// `complete(_:file:line:)` as a one-parameter function value. A second completion through it is
+    /// reported at this module's line, not the caller's.
+    @_disfavoredOverload
     @inlinable
     public func complete(_ result: Try<T>) {
-        future.complete(result)
+        future.complete(result, reportingAt: #fileID, line: #line)
     }
 
-    /// Completes the future with `value`.
+    /// `success(_:file:line:)` as a one-parameter function value (`onSuccess(completion: promise.success)`).
+    /// A second completion through it is reported at this module's line, not the caller's.
+    @_disfavoredOverload
     @inlinable
     public func success(_ value: T) {
-        future.success(value)
+        future.complete(.success(value), reportingAt: #fileID, line: #line)
     }
 
-    /// Fails the future with `error`.
+    /// `failure(_:file:line:)` as a one-parameter function value (`onFailure(completion: promise.failure)`).
+    /// A second completion through it is reported at this module's line, not the caller's.
+    @_disfavoredOverload
     @inlinable
     public func failure(_ error: any Error) {
-        future.failure(error)
+        future.complete(.failure(error), reportingAt: #fileID, line: #line)
     }
 
     /// Completes the future with `future`'s result once it has one; the hand-over runs on `context`.
+    /// A losing hand-over is reported at `file`:`line` (see `Future.completeWith(context:future:file:line:)`).
+    ///
+    /// - Parameters:
+    ///   - context: Where the hand-over runs; `QueueContext.futuresDefault` if omitted.
+    ///   - future: The future whose result this promise's future takes.
+    ///   - file: Where a losing hand-over is reported; the caller's file if omitted.
+    ///   - line: The line for that report; the caller's line if omitted.
     @inlinable
     public func completeWith(
         context: ExecutionContext = QueueContext.futuresDefault,
-        future: Future<T>
+        future: Future<T>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
-        self.future.completeWith(context: context, future: future)
+        self.future.completeWith(context: context, future: future, file: file, line: line)
     }
 }

@@ -1,5 +1,10 @@
 import Futures
 
+// Re-exported so that a file importing only `SimpleFutures` counts as importing the module that declares
+// the contexts' members: Swift 6 allows `QueueContext.main` in a public function's default argument only
+// then. Only this one name is re-exported, so the core's `Future` and `Promise` stay out of such a file.
+@_exported import struct Futures.ExecutionContext
+
 // The names a SimpleFutures user spells that the core already has with the same members: given here as
 // typealiases, so that a file importing only `SimpleFutures` sees them.
 
