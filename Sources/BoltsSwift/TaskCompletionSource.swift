@@ -39,6 +39,7 @@ public final class TaskCompletionSource<TResult: Sendable>: Sendable {
         task = Task(pending: ())
         self.file = file
         self.line = line
+        task.recordProduced("TaskCompletionSource", file: file, line: line)
     }
 
     deinit {
