@@ -43,8 +43,9 @@ extension Task {
         if let now = continuedNow(executor, { _ in Task<S>.settled(settle { try continuation(self) }) }) {
             return now
         }
-        return continued(executor, "continueWith", file, line, passing: true) { _, source, next in
-            next.complete(settle { try continuation(source!) })
+        return continued(executor, "continueWith", file, line, passing: true) { _, next in
+            let source = next.takeSource()
+            next.complete(settle { try continuation(source) })
         }
     }
 
@@ -69,8 +70,9 @@ extension Task {
         line: UInt = #line
     ) -> Task<S> {
         if let now = continuedNow(executor, { _ in Task<S>.following { try continuation(self) } }) { return now }
-        return continued(executor, "continueWithTask", file, line, passing: true) { _, source, next in
-            next.completeFollowing { try continuation(source!) }
+        return continued(executor, "continueWithTask", file, line, passing: true) { _, next in
+            let source = next.takeSource()
+            next.completeFollowing { try continuation(source) }
         }
     }
 
@@ -112,7 +114,7 @@ extension Task {
         {
             return now
         }
-        return continued(executor, "continueOnSuccessWith", file, line, passing: false) { result, _, next in
+        return continued(executor, "continueOnSuccessWith", file, line, passing: false) { result, next in
             switch result {
             case .success(let value): next.complete(settle { try continuation(value) })
             case .failure(let error): next.complete(.failure(error))
@@ -150,7 +152,7 @@ extension Task {
         {
             return now
         }
-        return continued(executor, "continueOnSuccessWithTask", file, line, passing: false) { result, _, next in
+        return continued(executor, "continueOnSuccessWithTask", file, line, passing: false) { result, next in
             switch result {
             case .success(let value): next.completeFollowing { try continuation(value) }
             case .failure(let error): next.complete(.failure(error))
@@ -197,7 +199,7 @@ extension Task {
         {
             return now
         }
-        return continued(executor, "continueOnErrorWith", file, line, passing: false) { result, _, next in
+        return continued(executor, "continueOnErrorWith", file, line, passing: false) { result, next in
             if let error = Self.recoverable(result, as: E.self) {
                 next.complete(settle { try continuation(error) })
             } else {
@@ -236,7 +238,7 @@ extension Task {
         {
             return now
         }
-        return continued(executor, "continueOnErrorWith", file, line, passing: false) { result, _, next in
+        return continued(executor, "continueOnErrorWith", file, line, passing: false) { result, next in
             if let error = Self.recoverable(result, as: (any Error).self) {
                 next.complete(settle { try continuation(error) })
             } else {
@@ -273,7 +275,7 @@ extension Task {
         {
             return now
         }
-        return continued(executor, "continueOnErrorWithTask", file, line, passing: false) { result, _, next in
+        return continued(executor, "continueOnErrorWithTask", file, line, passing: false) { result, next in
             if let error = Self.recoverable(result, as: E.self) {
                 next.completeFollowing { try continuation(error) }
             } else {
@@ -310,7 +312,7 @@ extension Task {
         {
             return now
         }
-        return continued(executor, "continueOnErrorWithTask", file, line, passing: false) { result, _, next in
+        return continued(executor, "continueOnErrorWithTask", file, line, passing: false) { result, next in
             if let error = Self.recoverable(result, as: (any Error).self) {
                 next.completeFollowing { try continuation(error) }
             } else {
@@ -402,7 +404,7 @@ extension Task {
         _ file: StaticString,
         _ line: UInt,
         passing: Bool,
-        _ body: @escaping @Sendable (Result<TResult, any Error>, Task<TResult>?, Task<S>) -> Void
+        _ body: @escaping @Sendable (Result<TResult, any Error>, ContinuationTask<S, TResult>) -> Void
     ) -> Task<S> {
         let next = ContinuationTask<S, TResult>(source: passing ? self : nil, step: body)
         next.derive(after: self, executor.context, step: name, file: file, line: line) { result in
@@ -419,20 +421,21 @@ let succeededVoidTask = Task<Void>(completed: .success(()))
 
 /// A task derived from another one by a continuation, carrying the step that completes it.
 ///
-/// The callback that ``Task/continued(_:passing:_:)`` registers on the source captures this one object:
+/// The callback that ``Task/continued(_:_:_:_:passing:_:)`` registers on the source captures this one object:
 /// no context box is allocated around the step and the task (the core's `DerivedFuture` does the same).
 @usableFromInline
 final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
     // `@unchecked Sendable`: `step` and `source` are set in `init`, before the task is shared, and taken
-    // once in `fire(_:)`, the body of the one callback `continued` registers on the source: a callback runs
-    // at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which destroys what is
+    // once in `fire(_:)` (`source` by the step it runs), the body of the one callback `continued` registers
+    // on the source: a callback runs at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which destroys what is
     // left, runs after the last reference, the callback's included, is gone. For the same reason no two
     // accesses overlap, so the runtime's exclusivity check is skipped.
     @usableFromInline
     @exclusivity(unchecked)
-    var step: (@Sendable (Result<Source, any Error>, Task<Source>?, Task<TResult>) -> Void)?
+    var step: (@Sendable (Result<Source, any Error>, ContinuationTask<TResult, Source>) -> Void)?
 
-    /// The task continued from, for the forms whose closure receives it; `nil` for the others.
+    /// The task continued from, for the forms whose closure receives it (their step takes it with
+    /// ``takeSource()``); `nil` for the others.
     @usableFromInline
     @exclusivity(unchecked)
     var source: Task<Source>?
@@ -440,7 +443,7 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
     @inlinable
     init(
         source: Task<Source>?,
-        step: @escaping @Sendable (Result<Source, any Error>, Task<Source>?, Task<TResult>) -> Void
+        step: @escaping @Sendable (Result<Source, any Error>, ContinuationTask<TResult, Source>) -> Void
     ) {
         self.step = step
         self.source = source
@@ -453,7 +456,7 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
     required convenience init(
         resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
     ) {
-        self.init(source: nil) { _, _, _ in }
+        self.init(source: nil) { _, _ in }
         step = nil
         resolver { [self] result in
             if !complete(result) {
@@ -462,11 +465,18 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
         }
     }
 
-    /// Runs the step with the source's result, releasing it (and the source) as soon as it has run.
+    /// Runs the step with the source's result, releasing it as soon as it has run (and the source, which
+    /// a step that receives it takes).
     @inlinable
     func fire(_ result: Result<Source, any Error>) {
         guard let step = step.take() else { return }
-        let source = source.take()
-        step(result, source, self)
+        step(result, self)
+    }
+
+    /// The task continued from, for the step of a form whose closure receives it: taken, so that it is
+    /// released once the step has run.
+    @inlinable
+    func takeSource() -> Task<Source> {
+        source.take()!
     }
 }

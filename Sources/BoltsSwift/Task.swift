@@ -155,7 +155,7 @@ public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sen
     ) -> Task<TResult> {
         let start = succeededVoidTask
         if let now = start.continuedNow(executor, { _ in Task.following { try closure() } }) { return now }
-        return start.continued(executor, "executeWithTask", file, line, passing: false) { _, _, next in
+        return start.continued(executor, "executeWithTask", file, line, passing: false) { _, next in
             next.completeFollowing { try closure() }
         }
     }

@@ -43,6 +43,10 @@ public final class TaskCompletionSource<TResult: Sendable>: Sendable {
     }
 
     deinit {
+        // The common case first, as the core's `Promise` does: a completed task is seen with one acquiring
+        // load, without a retain of `task` (this source holds it until its fields are destroyed, after
+        // this body), and nothing is left to do.
+        if Unmanaged.passUnretained(task)._withUnsafeGuaranteedRef({ $0.isKnownCompleted }) { return }
         task.writeEndDropped(type: "\(TaskCompletionSource.self)", file: file, line: line)
     }
 
