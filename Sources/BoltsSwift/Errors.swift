@@ -1,6 +1,6 @@
 import Futures
 
-/// The error of a task from ``Task/whenAll(_:)-([Task<TResult>])`` whose tasks faulted: every error,
+/// The error of a task from ``Task/whenAll(_:file:line:)-([Task<TResult>],_,_)`` whose tasks faulted: every error,
 /// in the order of the tasks (Bolts-Swift's `AggregateError`).
 ///
 /// Used as soon as one task faulted (and none was cancelled), even if only one did.

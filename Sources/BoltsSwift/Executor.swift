@@ -45,13 +45,20 @@ public enum Executor: Sendable {
     public var context: ExecutionContext {
         switch self {
         case .default: maxStackDepthExecutionContext
-        case .immediate: immediateExecutionContext
+        case .immediate: .immediate
         case .mainThread: immediateOnMainExecutionContext
         case .queue(let queue): ExecutionContext(queue: queue)
         case .operationQueue(let operationQueue): operationQueue.context
         case .closure(let run): ExecutionContext { work in run(work) }
         case .escapingClosure(let run): ExecutionContext(run)
         }
+    }
+
+    /// Whether this is ``immediate``, without building its context: the continuations' fast path asks.
+    @inlinable
+    var isImmediate: Bool {
+        if case .immediate = self { return true }
+        return false
     }
 
     /// Runs `closure` on this executor.

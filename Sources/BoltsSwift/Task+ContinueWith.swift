@@ -5,7 +5,10 @@ import Futures
 // `…Task` name. Each is generic only in what the closure returns, so chains type-check at once.
 //
 // Each is `@inline(__always)`: inlined into the caller, the closure literal is known, and the step that the
-// slow path stores captures what the closure captures instead of boxing the closure.
+// slow path stores captures what the closure captures instead of boxing the closure. Each has the two
+// paths of the core's combinators: on `.immediate` over a completed task, the closure runs at once and the
+// new task is built from its outcome (`continuedNow`); otherwise the new task is derived from this one
+// (`continued`) at the caller's `file` and `line`.
 
 extension Task {
     // MARK: - continueWith
@@ -17,22 +20,32 @@ extension Task {
     /// let length = Task("four").continueWith { task in task.result?.count ?? 0 }
     /// ```
     ///
+    /// A succeeded `Task<Void>` may be shared: when `continuation` returns `Void` on ``Executor/immediate``
+    /// over a completed task, the returned task can be one succeeded task shared by every such call
+    /// (a completed task carries nothing else, and a cancellation request on it does nothing).
+    ///
     /// - Parameters:
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives this (completed) task. Its value succeeds the new task; an error it
     ///     throws faults it (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the step is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the step is recorded.
     /// - Returns: A task completed with `continuation`'s outcome.
     @inlinable
     @inline(__always)
     @discardableResult
     public func continueWith<S>(
         _ executor: Executor = .default,
-        continuation: @escaping @Sendable (Task<TResult>) throws -> S
+        continuation: @escaping @Sendable (Task<TResult>) throws -> S,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<S> {
-        let context = executor.context
-        if let now = continuedNow(context, { _ in .settled(settle { try continuation(self) }) }) { return now }
-        return continued(context, passing: true) { _, source, next in
-            next.complete(settle { try continuation(source!) })
+        if let now = continuedNow(executor, { _ in Task<S>.settled(settle { try continuation(self) }) }) {
+            return now
+        }
+        return continued(executor, "continueWith", file, line, passing: true) { _, next in
+            let source = next.takeSource()
+            next.complete(settle { try continuation(source) })
         }
     }
 
@@ -43,18 +56,23 @@ extension Task {
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives this (completed) task and returns the task to follow; an error it throws
     ///     faults the new task (``CancelledError`` cancels it).
-    /// - Returns: A task with the outcome of `continuation`'s task (a new task, not that one).
+    ///   - file: The caller's file, where the step is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the step is recorded.
+    /// - Returns: A task with the outcome of `continuation`'s task (that task itself when it has completed
+    ///   by the time `continuation` returns on ``Executor/immediate``, else a new task that follows it).
     @inlinable
     @inline(__always)
     @discardableResult
     public func continueWithTask<S>(
         _ executor: Executor = .default,
-        continuation: @escaping @Sendable (Task<TResult>) throws -> Task<S>
+        continuation: @escaping @Sendable (Task<TResult>) throws -> Task<S>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<S> {
-        let context = executor.context
-        if let now = continuedNow(context, { _ in .following { try continuation(self) } }) { return now }
-        return continued(context, passing: true) { _, source, next in
-            Next.following { try continuation(source!) }.complete(next)
+        if let now = continuedNow(executor, { _ in Task<S>.following { try continuation(self) } }) { return now }
+        return continued(executor, "continueWithTask", file, line, passing: true) { _, next in
+            let source = next.takeSource()
+            next.completeFollowing { try continuation(source) }
         }
     }
 
@@ -67,31 +85,36 @@ extension Task {
     /// let doubled = Task(21).continueOnSuccessWith { value in value * 2 }
     /// ```
     ///
+    /// A succeeded `Task<Void>` may be shared, as with ``continueWith(_:continuation:file:line:)``.
+    ///
     /// - Parameters:
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives the result. Its value succeeds the new task; an error it throws faults
     ///     it (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the step is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the step is recorded.
     /// - Returns: A task with `continuation`'s outcome, or this task's fault or cancellation.
     @inlinable
     @inline(__always)
     @discardableResult
     public func continueOnSuccessWith<S>(
         _ executor: Executor = .default,
-        continuation: @escaping @Sendable (TResult) throws -> S
+        continuation: @escaping @Sendable (TResult) throws -> S,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<S> {
-        let context = executor.context
         if let now = continuedNow(
-            context,
+            executor,
             { result in
                 switch result {
-                case .success(let value): .settled(settle { try continuation(value) })
-                case .failure(let error): .settled(.failure(error))
+                case .success(let value): Task<S>.settled(settle { try continuation(value) })
+                case .failure(let error): Task<S>(completed: .failure(error))
                 }
             })
         {
             return now
         }
-        return continued(context, passing: false) { result, _, next in
+        return continued(executor, "continueOnSuccessWith", file, line, passing: false) { result, next in
             switch result {
             case .success(let value): next.complete(settle { try continuation(value) })
             case .failure(let error): next.complete(.failure(error))
@@ -106,29 +129,32 @@ extension Task {
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives the result and returns the task to follow; an error it throws faults
     ///     the new task (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the step is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the step is recorded.
     /// - Returns: A task with the outcome of `continuation`'s task, or this task's fault or cancellation.
     @inlinable
     @inline(__always)
     @discardableResult
     public func continueOnSuccessWithTask<S>(
         _ executor: Executor = .default,
-        continuation: @escaping @Sendable (TResult) throws -> Task<S>
+        continuation: @escaping @Sendable (TResult) throws -> Task<S>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<S> {
-        let context = executor.context
         if let now = continuedNow(
-            context,
+            executor,
             { result in
                 switch result {
-                case .success(let value): .following { try continuation(value) }
-                case .failure(let error): .settled(.failure(error))
+                case .success(let value): Task<S>.following { try continuation(value) }
+                case .failure(let error): Task<S>(completed: .failure(error))
                 }
             })
         {
             return now
         }
-        return continued(context, passing: false) { result, _, next in
+        return continued(executor, "continueOnSuccessWithTask", file, line, passing: false) { result, next in
             switch result {
-            case .success(let value): Next.following { try continuation(value) }.complete(next)
+            case .success(let value): next.completeFollowing { try continuation(value) }
             case .failure(let error): next.complete(.failure(error))
             }
         }
@@ -146,37 +172,79 @@ extension Task {
     ///     }
     /// ```
     ///
+    /// A succeeded `Task<Void>` may be shared, as with ``continueWith(_:continuation:file:line:)``.
+    ///
     /// - Parameters:
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives the error and returns the result instead; an error it throws faults the
     ///     new task (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the step is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the step is recorded.
     /// - Returns: A task with this task's outcome, or `continuation`'s.
     @inlinable
     @inline(__always)
     @discardableResult
     public func continueOnErrorWith<E: Error>(
         _ executor: Executor = .default,
-        continuation: @escaping @Sendable (E) throws -> TResult
+        continuation: @escaping @Sendable (E) throws -> TResult,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<TResult> {
-        recovering(executor) { (error: E) in .settled(settle { try continuation(error) }) }
+        if let now = continuedNow(
+            executor,
+            { result in
+                guard let error = Self.recoverable(result, as: E.self) else { return Self.settled(result) }
+                return Self.settled(settle { try continuation(error) })
+            })
+        {
+            return now
+        }
+        return continued(executor, "continueOnErrorWith", file, line, passing: false) { result, next in
+            if let error = Self.recoverable(result, as: E.self) {
+                next.complete(settle { try continuation(error) })
+            } else {
+                next.complete(result)
+            }
+        }
     }
 
     /// Runs `continuation` with the error if this task faults, to recover with a result; a success or a
     /// cancellation passes straight through.
     ///
+    /// A succeeded `Task<Void>` may be shared, as with ``continueWith(_:continuation:file:line:)``.
+    ///
     /// - Parameters:
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives the error and returns the result instead; an error it throws faults the
     ///     new task (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the step is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the step is recorded.
     /// - Returns: A task with this task's outcome, or `continuation`'s.
     @inlinable
     @inline(__always)
     @discardableResult
     public func continueOnErrorWith(
         _ executor: Executor = .default,
-        continuation: @escaping @Sendable (any Error) throws -> TResult
+        continuation: @escaping @Sendable (any Error) throws -> TResult,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<TResult> {
-        recovering(executor) { (error: any Error) in .settled(settle { try continuation(error) }) }
+        if let now = continuedNow(
+            executor,
+            { result in
+                guard let error = Self.recoverable(result, as: (any Error).self) else { return Self.settled(result) }
+                return Self.settled(settle { try continuation(error) })
+            })
+        {
+            return now
+        }
+        return continued(executor, "continueOnErrorWith", file, line, passing: false) { result, next in
+            if let error = Self.recoverable(result, as: (any Error).self) {
+                next.complete(settle { try continuation(error) })
+            } else {
+                next.complete(result)
+            }
+        }
     }
 
     /// Runs `continuation` with the error if this task faults with an error of type `E` and continues with
@@ -186,15 +254,34 @@ extension Task {
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives the error and returns the task to follow; an error it throws faults the
     ///     new task (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the step is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the step is recorded.
     /// - Returns: A task with this task's outcome, or that of `continuation`'s task.
     @inlinable
     @inline(__always)
     @discardableResult
     public func continueOnErrorWithTask<E: Error>(
         _ executor: Executor = .default,
-        continuation: @escaping @Sendable (E) throws -> Task<TResult>
+        continuation: @escaping @Sendable (E) throws -> Task<TResult>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<TResult> {
-        recovering(executor) { (error: E) in .following { try continuation(error) } }
+        if let now = continuedNow(
+            executor,
+            { result in
+                guard let error = Self.recoverable(result, as: E.self) else { return Self.settled(result) }
+                return Self.following { try continuation(error) }
+            })
+        {
+            return now
+        }
+        return continued(executor, "continueOnErrorWithTask", file, line, passing: false) { result, next in
+            if let error = Self.recoverable(result, as: E.self) {
+                next.completeFollowing { try continuation(error) }
+            } else {
+                next.complete(result)
+            }
+        }
     }
 
     /// Runs `continuation` with the error if this task faults and continues with the task it returns; a
@@ -204,129 +291,151 @@ extension Task {
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives the error and returns the task to follow; an error it throws faults the
     ///     new task (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the step is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the step is recorded.
     /// - Returns: A task with this task's outcome, or that of `continuation`'s task.
     @inlinable
     @inline(__always)
     @discardableResult
     public func continueOnErrorWithTask(
         _ executor: Executor = .default,
-        continuation: @escaping @Sendable (any Error) throws -> Task<TResult>
+        continuation: @escaping @Sendable (any Error) throws -> Task<TResult>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<TResult> {
-        recovering(executor) { (error: any Error) in .following { try continuation(error) } }
+        if let now = continuedNow(
+            executor,
+            { result in
+                guard let error = Self.recoverable(result, as: (any Error).self) else { return Self.settled(result) }
+                return Self.following { try continuation(error) }
+            })
+        {
+            return now
+        }
+        return continued(executor, "continueOnErrorWithTask", file, line, passing: false) { result, next in
+            if let error = Self.recoverable(result, as: (any Error).self) {
+                next.completeFollowing { try continuation(error) }
+            } else {
+                next.complete(result)
+            }
+        }
     }
 
     // MARK: - The one continuation primitive
 
-    /// What a continuation completes its new task with: an outcome, or another task to follow.
-    @usableFromInline
-    enum Next<S: Sendable> {
-        case settled(Result<S, any Error>)
-        case follow(Task<S>)
-
-        /// The task `body` returns, or the error it throws (``CancelledError``: cancelled).
-        @inlinable
-        static func following(_ body: () throws -> Task<S>) -> Next<S> {
-            do {
-                return .follow(try body())
-            } catch {
-                return .settled(settle { throw error })
-            }
+    /// A completed task with `result`. A succeeded `Task<Void>` carries nothing but its state (no trace:
+    /// traced tasks are derived; a request on it does nothing), so it is the one shared
+    /// ``succeededVoidTask``; any other result gets a new task.
+    @inlinable
+    static func settled(_ result: Result<TResult, any Error>) -> Task<TResult> {
+        if TResult.self == Void.self, case .success = result {
+            return unsafeDowncast(succeededVoidTask, to: Task<TResult>.self)
         }
-
-        /// The new task: completed with the outcome; or the other task itself once it has completed (a
-        /// request on a completed task does nothing, so there is nothing to forward), else a new task that
-        /// follows it as one of its consumers (the core's `following`).
-        @inlinable
-        var task: Task<S> {
-            switch self {
-            case .settled(let result):
-                return Task<S>(completed: result)
-            case .follow(let other):
-                if other.isCompleted { return other }
-                let task = Task<S>(pending: ())
-                task.completeWith(other)
-                return task
-            }
-        }
-
-        /// Completes `next` with the outcome, or with the other task's once it has one.
-        @inlinable
-        func complete(_ next: Task<S>) {
-            switch self {
-            case .settled(let result): next.complete(result)
-            case .follow(let other): next.completeWith(other)
-            }
-        }
+        return Task(completed: result)
     }
 
-    /// The faulted-only forms: `recover` runs with the error when it has type `E`, else the outcome passes
-    /// through.
+    /// The task `body` returns once it has completed (a request on a completed task does nothing, so there
+    /// is nothing to forward), else a new task that follows it as one of its consumers (the core's
+    /// `completeWith`); a task faulted with the error `body` throws (``CancelledError``: cancelled).
     @inlinable
-    func recovering<E: Error>(
-        _ executor: Executor,
-        _ recover: @escaping @Sendable (E) -> Next<TResult>
-    ) -> Task<TResult> {
-        let step: @Sendable (Result<TResult, any Error>) -> Next<TResult> = { result in
-            guard case .failure(let error) = result, !isCancellationError(error), let typed = error as? E else {
-                return .settled(result)
-            }
-            return recover(typed)
+    static func following(_ body: () throws -> Task<TResult>) -> Task<TResult> {
+        let other: Task<TResult>
+        do {
+            other = try body()
+        } catch {
+            return Task(completed: settle { throw error })
         }
-        let context = executor.context
-        if let now = continuedNow(context, step) { return now }
-        return continued(context, passing: false) { result, _, next in step(result).complete(next) }
+        if other.isCompleted { return other }
+        let task = Task(pending: ())
+        task.completeWith(other)
+        return task
+    }
+
+    /// Completes this task with the outcome of the task `body` returns, once it has one, as one of its
+    /// consumers; or faults it with the error `body` throws (``CancelledError``: cancelled).
+    @inlinable
+    func completeFollowing(_ body: () throws -> Task<TResult>) {
+        let other: Task<TResult>
+        do {
+            other = try body()
+        } catch {
+            complete(settle { throw error })
+            return
+        }
+        completeWith(other)
+    }
+
+    /// The error of `result` when it is a fault (not a cancellation) with an error of type `E`: what the
+    /// `continueOnErrorWith` forms recover from. `nil` lets the outcome pass through.
+    @inlinable
+    static func recoverable<E>(_ result: Result<TResult, any Error>, as type: E.Type) -> E? {
+        guard case .failure(let error) = result, !isCancellationError(error) else { return nil }
+        return error as? E
     }
 
     /// The fast path of every continuation, the core combinators' (`ifCompleted`): on `.immediate` over a
-    /// completed task, `step` runs right here, through the trampoline, and the new task is built from its
-    /// answer, with no callback registered. `nil`, with nothing run, when the task is pending, the executor
-    /// is another one, or the trampoline has no frame left: the caller then derives the new task
-    /// (``continued(_:passing:_:)``).
+    /// completed task, `make` runs right here, through the trampoline, and builds the new task from this
+    /// task's outcome, with no callback registered. `nil`, with nothing run, when the task is pending, the
+    /// executor is another one, failure tracing is on, or the trampoline has no frame left: the caller
+    /// then derives the new task (``continued(_:_:_:_:passing:_:)``).
     @inlinable
+    @inline(__always)
     func continuedNow<S>(
-        _ context: ExecutionContext,
-        _ step: (Result<TResult, any Error>) -> Next<S>
+        _ executor: Executor,
+        _ make: (Result<TResult, any Error>) -> Task<S>
     ) -> Task<S>? {
-        guard context.isImmediate else { return nil }
-        return ifCompleted { result in step(result).task }
+        // The completed bit first, inline: a pending task skips the call (a stale `false` only means the
+        // slow path, which finds the outcome and runs the step at once).
+        guard executor.isImmediate, isKnownCompleted else { return nil }
+        return ifCompleted(make)
     }
 
     /// The slow path of every continuation: a new task derived from this one through the core's
     /// dependency primitive (`derive(after:)`: one consumer of this task, a callback on the executor's
     /// context, released once it has run), so it has the core's guarantees: continuations of one task are
     /// independent, stack-safe on `.immediate` and `.default` at any depth, cancellation requests travel
-    /// upstream as one consumer's ask (G8). The new task carries `step` (and this task when `passing`, for
-    /// the forms whose closure receives it) until the step runs.
+    /// upstream as one consumer's ask (G8), and the step is named `name` at the caller's `file`:`line` in
+    /// failure traces and the pending-futures report. The new task carries `body` (and this task when
+    /// `passing`, for the forms whose closure receives it) until `body` runs.
     @inlinable
     func continued<S>(
-        _ context: ExecutionContext,
+        _ executor: Executor,
+        _ name: StaticString,
+        _ file: StaticString,
+        _ line: UInt,
         passing: Bool,
-        _ step: @escaping @Sendable (Result<TResult, any Error>, Task<TResult>?, Task<S>) -> Void
+        _ body: @escaping @Sendable (Result<TResult, any Error>, ContinuationTask<S, TResult>) -> Void
     ) -> Task<S> {
-        let next = ContinuationTask<S, TResult>(source: passing ? self : nil, step: step)
-        next.derive(after: self, context, step: "continueWith", file: #fileID, line: #line) { result in
+        let next = ContinuationTask<S, TResult>(source: passing ? self : nil, step: body)
+        next.derive(after: self, executor.context, step: name, file: file, line: line) { result in
             next.fire(result)
         }
         return next
     }
 }
 
+/// The one succeeded `Task<Void>` that continuations returning `Void` on ``Executor/immediate`` share (see
+/// ``Task/settled(_:)``). A completed task never changes: it holds its success and nothing else.
+@usableFromInline
+let succeededVoidTask = Task<Void>(completed: .success(()))
+
 /// A task derived from another one by a continuation, carrying the step that completes it.
 ///
-/// The callback that ``Task/continued(_:passing:_:)`` registers on the source captures this one object:
+/// The callback that ``Task/continued(_:_:_:_:passing:_:)`` registers on the source captures this one object:
 /// no context box is allocated around the step and the task (the core's `DerivedFuture` does the same).
 @usableFromInline
 final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
     // `@unchecked Sendable`: `step` and `source` are set in `init`, before the task is shared, and taken
-    // once in `fire(_:)`, the body of the one callback `continued` registers on the source: a callback runs
-    // at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which destroys what is
+    // once in `fire(_:)` (`source` by the step it runs), the body of the one callback `continued` registers
+    // on the source: a callback runs at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which destroys what is
     // left, runs after the last reference, the callback's included, is gone. For the same reason no two
     // accesses overlap, so the runtime's exclusivity check is skipped.
     @usableFromInline
     @exclusivity(unchecked)
-    var step: (@Sendable (Result<Source, any Error>, Task<Source>?, Task<TResult>) -> Void)?
+    var step: (@Sendable (Result<Source, any Error>, ContinuationTask<TResult, Source>) -> Void)?
 
-    /// The task continued from, for the forms whose closure receives it; `nil` for the others.
+    /// The task continued from, for the forms whose closure receives it (their step takes it with
+    /// ``takeSource()``); `nil` for the others.
     @usableFromInline
     @exclusivity(unchecked)
     var source: Task<Source>?
@@ -334,7 +443,7 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
     @inlinable
     init(
         source: Task<Source>?,
-        step: @escaping @Sendable (Result<Source, any Error>, Task<Source>?, Task<TResult>) -> Void
+        step: @escaping @Sendable (Result<Source, any Error>, ContinuationTask<TResult, Source>) -> Void
     ) {
         self.step = step
         self.source = source
@@ -347,7 +456,7 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
     required convenience init(
         resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
     ) {
-        self.init(source: nil) { _, _, _ in }
+        self.init(source: nil) { _, _ in }
         step = nil
         resolver { [self] result in
             if !complete(result) {
@@ -356,11 +465,18 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
         }
     }
 
-    /// Runs the step with the source's result, releasing it (and the source) as soon as it has run.
+    /// Runs the step with the source's result, releasing it as soon as it has run (and the source, which
+    /// a step that receives it takes).
     @inlinable
     func fire(_ result: Result<Source, any Error>) {
         guard let step = step.take() else { return }
-        let source = source.take()
-        step(result, source, self)
+        step(result, self)
+    }
+
+    /// The task continued from, for the step of a form whose closure receives it: taken, so that it is
+    /// released once the step has run.
+    @inlinable
+    func takeSource() -> Task<Source> {
+        source.take()!
     }
 }

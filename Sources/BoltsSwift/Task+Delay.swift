@@ -13,13 +13,18 @@ extension Task {
     /// - Parameters:
     ///   - delay: The wait, in seconds.
     ///   - clock: The clock that measures it; `ContinuousClock()` if omitted.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
     public static func withDelay(
         _ delay: TimeInterval,
-        clock: some Clock<Duration> = ContinuousClock()
+        clock: some Clock<Duration> = ContinuousClock(),
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<Void> {
         let longest = 1_000_000_000.0
         let seconds = delay.isFinite ? min(max(delay, 0), longest) : longest
         let task = Task<Void>(pending: ())
+        task.recordProduced("withDelay", file: file, line: line)
         ClockTimer(after: .seconds(seconds), on: clock) {
             task.complete(.success(()))
         }

@@ -10,24 +10,53 @@ extension Task {
     ///
     /// The tasks are gathered by the core's one gatherer (the collector behind `settled()`): O(n), and
     /// each task is released from the gathering as it completes. No closure of yours runs.
-    public static func whenAll(_ tasks: [Task<TResult>]) -> Task<Void> {
-        gathered(tasks) { _ in () }
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public static func whenAll(
+        _ tasks: [Task<TResult>], file: StaticString = #fileID, line: UInt = #line
+    ) -> Task<Void> {
+        gathered(tasks, "whenAll", file, line) { _ in () }
     }
 
-    /// ``whenAll(_:)-([Task<TResult>])`` for tasks given one by one.
-    public static func whenAll(_ tasks: Task<TResult>...) -> Task<Void> {
-        whenAll(tasks)
+    /// ``whenAll(_:file:line:)-([Task<TResult>],_,_)`` for tasks given one by one.
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public static func whenAll(
+        _ tasks: Task<TResult>..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Task<Void> {
+        gathered(tasks, "whenAll", file, line) { _ in () }
     }
 
     /// A task with the results of every task of `tasks`, in list order, once all have completed
-    /// (Bolts-Swift's `whenAllResult`); faults and cancellation as ``whenAll(_:)-([Task<TResult>])``.
-    public static func whenAllResult(_ tasks: [Task<TResult>]) -> Task<[TResult]> {
-        gathered(tasks) { $0 }
+    /// (Bolts-Swift's `whenAllResult`); faults and cancellation as
+    /// ``whenAll(_:file:line:)-([Task<TResult>],_,_)``.
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public static func whenAllResult(
+        _ tasks: [Task<TResult>], file: StaticString = #fileID, line: UInt = #line
+    ) -> Task<[TResult]> {
+        gathered(tasks, "whenAllResult", file, line) { $0 }
     }
 
-    /// ``whenAllResult(_:)-([Task<TResult>])`` for tasks given one by one.
-    public static func whenAllResult(_ tasks: Task<TResult>...) -> Task<[TResult]> {
-        whenAllResult(tasks)
+    /// ``whenAllResult(_:file:line:)-([Task<TResult>],_,_)`` for tasks given one by one.
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public static func whenAllResult(
+        _ tasks: Task<TResult>..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Task<[TResult]> {
+        gathered(tasks, "whenAllResult", file, line) { $0 }
     }
 
     /// Gathers every outcome of `tasks` (the core's `settled()`, through its one gatherer) and
@@ -35,11 +64,17 @@ extension Task {
     /// results on success.
     private static func gathered<Out: Sendable>(
         _ tasks: [Task<TResult>],
+        _ name: StaticString,
+        _ file: StaticString,
+        _ line: UInt,
         _ values: @escaping @Sendable ([TResult]) -> Out
     ) -> Task<Out> {
         let futures: [Future<TResult, any Error>] = tasks
         let next = Task<Out>(pending: ())
-        next.derive(after: futures.settled(), immediateExecutionContext, step: "whenAll", file: #fileID, line: #line) {
+        next.derive(
+            after: futures.settled(file: file, line: line), immediateExecutionContext, step: name, file: file,
+            line: line
+        ) {
             (outcomes: Result<[Result<TResult, any Error>], Never>) in
             guard case .success(let outcomes) = outcomes else { return }
             var results: [TResult] = []

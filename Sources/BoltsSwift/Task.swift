@@ -87,9 +87,16 @@ public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sen
     /// - Parameters:
     ///   - executor: Where `closure` runs; ``Executor/default`` (at once, on this thread) if omitted.
     ///   - closure: Returns the result, or throws to fault the task (``CancelledError`` cancels it).
-    public convenience init(_ executor: Executor = .default, closure: @escaping @Sendable () throws -> TResult) {
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public convenience init(
+        _ executor: Executor = .default,
+        closure: @escaping @Sendable () throws -> TResult,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
         self.init(pending: ())
-        derive(after: Task<Void>(()), executor.context, step: "Task", file: #fileID, line: #line) { [self] _ in
+        derive(after: succeededVoidTask, executor.context, step: "Task", file: file, line: line) { [self] _ in
             complete(settle { try closure() })
         }
     }
@@ -117,12 +124,20 @@ public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sen
         Task(completed: .failure(FuturesError.cancelled))
     }
 
-    /// A task with the outcome of `closure`, run on `executor` (same as ``init(_:closure:)``).
+    /// A task with the outcome of `closure`, run on `executor` (same as ``init(_:closure:file:line:)``).
+    ///
+    /// - Parameters:
+    ///   - executor: Where `closure` runs; ``Executor/default`` if omitted.
+    ///   - closure: Returns the result, or throws to fault the task (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
     public static func execute(
         _ executor: Executor = .default,
-        closure: @escaping @Sendable () throws -> TResult
+        closure: @escaping @Sendable () throws -> TResult,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<TResult> {
-        Task(executor, closure: closure)
+        Task(executor, closure: closure, file: file, line: line)
     }
 
     /// A task that completes when the task `closure` returns does; `closure` runs on `executor`.
@@ -130,11 +145,19 @@ public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sen
     /// - Parameters:
     ///   - executor: Where `closure` runs; ``Executor/default`` if omitted.
     ///   - closure: Returns the task to follow, or throws to fault the task (``CancelledError`` cancels it).
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
     public static func executeWithTask(
         _ executor: Executor = .default,
-        closure: @escaping @Sendable () throws -> Task<TResult>
+        closure: @escaping @Sendable () throws -> Task<TResult>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Task<TResult> {
-        Task<Void>(()).continueWithTask(executor) { _ in try closure() }
+        let start = succeededVoidTask
+        if let now = start.continuedNow(executor, { _ in Task.following { try closure() } }) { return now }
+        return start.continued(executor, "executeWithTask", file, line, passing: false) { _, next in
+            next.completeFollowing { try closure() }
+        }
     }
 
     // MARK: - State

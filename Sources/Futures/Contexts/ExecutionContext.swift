@@ -63,6 +63,14 @@ public struct ExecutionContext: Sendable {
         self.kind = .queue(queue)
     }
 
+    /// ``immediateExecutionContext``, built where it is used: no read of the global, and a copy of a
+    /// context whose kind is known (for a face's executor that maps to it, such as BoltsSwift's
+    /// `.immediate`).
+    @inlinable
+    package static var immediate: ExecutionContext {
+        ExecutionContext(kind: .immediate)
+    }
+
     /// Whether tasks run synchronously on the calling thread (the library then skips every hop).
     @inlinable
     package var isImmediate: Bool {

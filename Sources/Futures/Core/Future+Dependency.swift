@@ -125,8 +125,17 @@ extension Future {
     @inlinable
     package static func produced(_ step: StaticString, file: StaticString, line: UInt) -> Future<T, E> {
         let future = Future<T, E>()
-        if FailureTracing.isOn { FailureTracing.produced(future, name: step, site: CallSite(file: file, line: line)) }
+        future.recordProduced(step, file: file, line: line)
         return future
+    }
+
+    /// Records this new pending future as made by the producer `step` at `file`:`line`, as
+    /// ``produced(_:file:line:)`` records the future it makes, for a face whose futures are its own
+    /// subclass of `Future` (BoltsSwift's `Task`): traced and tracked as pending there, when tracing or
+    /// tracking is on.
+    @inlinable
+    package final func recordProduced(_ step: StaticString, file: StaticString, line: UInt) {
+        if FailureTracing.isOn { FailureTracing.produced(self, name: step, site: CallSite(file: file, line: line)) }
     }
 
     /// A future with `other`'s result that forwards cancellation requests to it as one of its consumers:

@@ -342,7 +342,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// good. `false` may be stale while another thread completes it right now; a caller that must know
     /// asks ``isCompleted`` next. One acquiring load (see *Settled futures* in Future+Storage.swift).
     @inlinable
-    final var isKnownCompleted: Bool {
+    package final var isKnownCompleted: Bool {
         flagWord.load(ordering: .acquiring) & Flags.completed != 0
     }
 
