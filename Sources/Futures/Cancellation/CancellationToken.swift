@@ -11,7 +11,7 @@
 ///   ``Future/requestCancellation()`` on its future;
 /// - a ``CancellationSource`` fires its ``CancellationSource/token``
 ///   when ``CancellationSource/cancel()`` is called;
-/// - ``Future/init(priority:operation:)`` turns a request into Swift task cancellation, and
+/// - ``Future/init(priority:file:line:operation:)`` turns a request into Swift task cancellation, and
 ///   ``Future/requestCancellation(when:)`` turns a token into a request.
 ///
 /// Tokens are values: copy them and pass them across threads freely.

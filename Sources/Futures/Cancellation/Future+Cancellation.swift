@@ -52,6 +52,7 @@ extension Future {
         cancellable start: (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> (@Sendable () -> Void)
     ) {
         self.init()
+        if FailureTracing.isOn { FailureTracing.produced(self, name: "Future", site: CallSite(file: file, line: line)) }
         let hook = start { [self] result in
             if !self.complete(result), !self.isCancellationRequested {
                 FuturesDiagnostics.report(.futureCompletedTwice(file: "\(file)", line: line))

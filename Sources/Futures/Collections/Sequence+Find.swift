@@ -3,11 +3,12 @@ import Dispatch
 extension Sequence {
     /// The first value, in list order, that passes `p`; `p` runs on a global queue.
     ///
-    /// Same as ``find(_:p:)-(ExecutionContext,_)`` with `DispatchQueue.global()`'s context (as in
+    /// Same as ``find(_:p:file:line:)-(ExecutionContext,_,_,_)`` with `DispatchQueue.global()`'s context (as in
     /// BrightFutures).
-    public func find<T, E>(_ p: @escaping @Sendable (T) -> Bool) -> Future<T, BrightFuturesError<E>>
-    where Element == Future<T, E> {
-        find(ExecutionContext(queue: .global()), p: p)
+    public func find<T, E>(
+        _ p: @escaping @Sendable (T) -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<T, BrightFuturesError<E>> where Element == Future<T, E> {
+        find(ExecutionContext(queue: .global()), p: p, file: file, line: line)
     }
 
     /// The first value, in list order, that passes `p`.
@@ -16,24 +17,40 @@ extension Sequence {
     /// order, stopping at the first match. Fails with ``BrightFuturesError/noSuchElement`` when no value
     /// matches, and with ``BrightFuturesError/external(_:)`` wrapping the first failure in list order
     /// when a future fails (then `p` does not run). A cancellation request on the
-    /// result is forwarded to every input still pending, as one of its consumers.
+    /// result is forwarded to every input still pending, as one of its consumers. The gathering and the
+    /// search are named `find` at the caller's `file` and `line` in failure traces and the
+    /// pending-futures report.
     public func find<T, E>(
         _ context: ExecutionContext,
-        p: @escaping @Sendable (T) -> Bool
+        p: @escaping @Sendable (T) -> Bool,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, BrightFuturesError<E>> where Element == Future<T, E> {
-        sequence()
-            .mapError(immediateExecutionContext) { BrightFuturesError<E>.external($0) }
-            .flatMap(context) { values -> Result<T, BrightFuturesError<E>> in
-                guard let match = values.first(where: p) else { return .failure(.noSuchElement) }
-                return .success(match)
+        let gathered = Gatherer<AllValues<T>, E>.start(
+            Array(self), mode: .all(failsOnArrival: false), step: "find", file: file, line: line
+        )
+        .future
+        return gathered.derive(context, step: "find", file: file, line: line) { result, future in
+            switch result {
+            case .success(let values):
+                if let match = values.first(where: p) {
+                    future.complete(.success(match))
+                } else {
+                    future.complete(.failure(.noSuchElement))
+                }
+            case .failure(let error):
+                future.complete(.failure(.external(error)))
             }
+        }
     }
 
-    /// ``find(_:p:)-(ExecutionContext,_)`` with BrightFutures' function form of a context.
+    /// ``find(_:p:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
     public func find<T, E>(
         _ context: @escaping ExecutionContextFunction,
-        p: @escaping @Sendable (T) -> Bool
+        p: @escaping @Sendable (T) -> Bool,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, BrightFuturesError<E>> where Element == Future<T, E> {
-        find(ExecutionContext(context), p: p)
+        find(ExecutionContext(context), p: p, file: file, line: line)
     }
 }

@@ -23,7 +23,11 @@ extension Sequence {
         let collected = Gatherer<AllValues<U>, E>.start(
             map(f), mode: .all(failsOnArrival: false), step: "traverse", file: file, line: line
         ).future
-        return context.isImmediate ? collected : collected.map(context, f: { $0 }, file: file, line: line)
+        if context.isImmediate { return collected }
+        // The hand-over to `context` is a second step named `traverse` at the caller's line too.
+        return collected.derive(context, step: "traverse", file: file, line: line) { result, future in
+            future.complete(result)
+        }
     }
 
     /// ``traverse(_:f:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.

@@ -15,28 +15,37 @@ extension Future {
     /// let fast = Future<Int, Never>(value: 1, delay: .milliseconds(10))
     /// [slow, fast].firstCompleted().onSuccess { print($0) }  // 1
     /// ```
-    public convenience init(result: Result<T, E>, delay: DispatchTimeInterval) {
-        self.init(result: result, delay: delay, on: .global())
+    ///
+    /// `file` and `line` (leave the defaults) name it `Future` at the caller's line in failure traces and
+    /// the pending-futures report.
+    public convenience init(
+        result: Result<T, E>, delay: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(result: result, delay: delay, on: .global(), file: file, line: line)
     }
 
-    /// ``init(result:delay:)`` on `queue` (tests pass a suspended queue to see the future pending).
-    convenience init(result: Result<T, E>, delay: DispatchTimeInterval, on queue: DispatchQueue) {
+    /// ``init(result:delay:file:line:)`` on `queue` (tests pass a suspended queue to see the future pending).
+    convenience init(
+        result: Result<T, E>, delay: DispatchTimeInterval, on queue: DispatchQueue,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
         self.init()
+        if FailureTracing.isOn { FailureTracing.produced(self, name: "Future", site: CallSite(file: file, line: line)) }
         ClockTimer(after: delay) { [self] in
             queue.async { self.complete(result) }
         }
     }
 
     /// Creates a future that succeeds with `value` on a global queue, `delay` after this call
-    /// (BrightFutures' `init(value:delay:)`). See ``init(result:delay:)``.
-    public convenience init(value: T, delay: DispatchTimeInterval) {
-        self.init(result: .success(value), delay: delay)
+    /// (BrightFutures' `init(value:delay:)`). See ``init(result:delay:file:line:)``.
+    public convenience init(value: T, delay: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line) {
+        self.init(result: .success(value), delay: delay, file: file, line: line)
     }
 
     /// Creates a future that fails with `error` on a global queue, `delay` after this call
-    /// (BrightFutures' `init(error:delay:)`). See ``init(result:delay:)``.
-    public convenience init(error: E, delay: DispatchTimeInterval) {
-        self.init(result: .failure(error), delay: delay)
+    /// (BrightFutures' `init(error:delay:)`). See ``init(result:delay:file:line:)``.
+    public convenience init(error: E, delay: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line) {
+        self.init(result: .failure(error), delay: delay, file: file, line: line)
     }
 
     /// A future that completes with this future's result, `interval` after this future completed.

@@ -118,16 +118,32 @@ extension Future where E == any Error {
     ///   - filter: Receives the value. Returning `false` fails the returned future with
     ///     ``FuturesError/noSuchElement``; throwing fails it with the thrown error. A failure of this
     ///     future passes through unchanged.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with the accepted value.
     @inlinable
     public func withFilter(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
-        filter: @escaping @Sendable (T) throws -> Bool
+        filter: @escaping @Sendable (T) throws -> Bool,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, any Error> {
-        map(context: context, cancelToken: cancelToken) { value in
-            guard try filter(value) else { throw FuturesError.noSuchElement }
-            return value
+        let transform: @Sendable (Result<T, any Error>) -> Result<T, any Error> = { result in
+            result.flatMap { value in
+                Result {
+                    guard try filter(value) else { throw FuturesError.noSuchElement }
+                    return value
+                }
+            }
+        }
+        if context.isImmediate, cancelToken.isUnused,
+            let filtered = ifCompleted({ Future<T, any Error>(result: transform($0)) })
+        {
+            return filtered
+        }
+        return deriveWithToken(context, cancelToken, step: "withFilter", file: file, line: line) { result, future in
+            future.complete(transform(result))
         }
     }
 
@@ -245,13 +261,26 @@ extension Future where E == any Error {
 
     /// Creates a future that completes with `dependent`'s result (SimpleFutures' `init(context:dependent:)`).
     ///
+    /// It is one consumer of `dependent`: a cancellation request on it is passed on to `dependent` as
+    /// that consumer's ask. It is a step named `Future` at the caller's line in failure traces and the
+    /// pending-futures report.
+    ///
     /// - Parameters:
     ///   - context: Where the hand-over callback runs; ``defaultContext()`` if omitted.
     ///   - dependent: The future whose result this one takes.
+    ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     @inlinable
-    public convenience init(context: ExecutionContext = defaultContext(), dependent: Future<T, any Error>) {
+    public convenience init(
+        context: ExecutionContext = defaultContext(),
+        dependent: Future<T, any Error>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
         self.init()
-        depend(on: dependent, context) { [self] result in self.complete(result) }
+        depend(on: dependent, context, link: .step("Future", file: file, line: line)) { [self] result in
+            self.complete(result)
+        }
     }
 }
 

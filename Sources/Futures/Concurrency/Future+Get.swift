@@ -33,7 +33,7 @@ extension Future {
     ///   running. Throws as `.stopWaiting`.
     /// - `.requestCancellation`: when the task is cancelled, call ``requestCancellation()`` on the
     ///   future (reaching its producer) and keep waiting for the result the producer then delivers (for
-    ///   ``init(priority:operation:)`` usually a `CancellationError`). Use it only on a future you own:
+    ///   ``init(priority:file:line:operation:)`` usually a `CancellationError`). Use it only on a future you own:
     ///   other consumers see the same result.
     ///
     /// It throws exactly what the policy lets out (typed throws; the policy chooses the type):

@@ -21,11 +21,18 @@ extension Future {
     ///   - priority: The task's priority; inherited from the caller if `nil`.
     ///   - operation: Runs in the new task (not on the caller's actor). It and everything it captures
     ///     are released when it finishes.
+    ///   - file: The caller's file, for ``FailureTrace`` and the pending-futures report (leave the default).
+    ///   - line: The caller's line, for ``FailureTrace`` and the pending-futures report (leave the default).
     public convenience init(
         priority: TaskPriority? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         operation: @escaping @Sendable () async throws(E) -> T
     ) {
         self.init()
+        if FailureTracing.isOn {
+            FailureTracing.produced(self, name: "Future", site: CallSite(file: file, line: line))
+        }
         let task = Task(priority: priority) { [self] in
             let result: Result<T, E>
             do throws(E) {

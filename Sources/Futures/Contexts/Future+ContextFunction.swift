@@ -1,6 +1,8 @@
 // BrightFutures' contexts were plain functions, `(@escaping () -> Void) -> Void`. These overloads accept
 // such a function wherever a context is expected. They have no default argument on purpose: the
-// `ExecutionContext` forms keep the defaults, so `future.onSuccess { }` stays unambiguous.
+// `ExecutionContext` forms keep the defaults, so `future.onSuccess { }` stays unambiguous. The forms that
+// make a future take the caller's `file` and `line` and pass them on, so that the step they make is named
+// at the caller's line, in failure traces and the pending-futures report alike.
 
 extension Future {
     /// Registers `callback` to run with the result, on the context function `context`.
@@ -48,9 +50,11 @@ extension Future {
     @inlinable
     public func andThen(
         _ context: @escaping ExecutionContextFunction,
-        callback: @escaping @Sendable (Result<T, E>) -> Void
+        callback: @escaping @Sendable (Result<T, E>) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, E> {
-        andThen(ExecutionContext(context), callback: callback)
+        andThen(ExecutionContext(context), callback: callback, file: file, line: line)
     }
 
     /// BrightFutures' spelling of `andThen(_:callback:)` with a context function, labelled `context:`.
@@ -59,16 +63,23 @@ extension Future {
     @inlinable
     public func andThen(
         context: @escaping ExecutionContextFunction,
-        callback: @escaping @Sendable (Result<T, E>) -> Void
+        callback: @escaping @Sendable (Result<T, E>) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, E> {
-        andThen(ExecutionContext(context), callback: callback)
+        andThen(ExecutionContext(context), callback: callback, file: file, line: line)
     }
 
     /// Transforms the value with `f`, run on the context function `context`; a failure passes through
     /// and `f` does not run.
     @inlinable
-    public func map<U>(_ context: @escaping ExecutionContextFunction, f: @escaping @Sendable (T) -> U) -> Future<U, E> {
-        map(ExecutionContext(context), f: f)
+    public func map<U>(
+        _ context: @escaping ExecutionContextFunction,
+        f: @escaping @Sendable (T) -> U,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<U, E> {
+        map(ExecutionContext(context), f: f, file: file, line: line)
     }
 
     /// Continues with the future `f` returns for the value, `f` running on the context function `context`.
@@ -77,9 +88,11 @@ extension Future {
     @inlinable
     public func flatMap<U>(
         _ context: @escaping ExecutionContextFunction,
-        f: @escaping @Sendable (T) -> Future<U, E>
+        f: @escaping @Sendable (T) -> Future<U, E>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<U, E> {
-        flatMap(ExecutionContext(context), f: f)
+        flatMap(ExecutionContext(context), f: f, file: file, line: line)
     }
 
     /// Continues with the `Result` that `f`, run on the context function `context`, returns for the value.
@@ -88,9 +101,11 @@ extension Future {
     @inlinable
     public func flatMap<U>(
         _ context: @escaping ExecutionContextFunction,
-        f: @escaping @Sendable (T) -> Result<U, E>
+        f: @escaping @Sendable (T) -> Result<U, E>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<U, E> {
-        flatMap(ExecutionContext(context), f: f)
+        flatMap(ExecutionContext(context), f: f, file: file, line: line)
     }
 
     /// Transforms the error with `f`, run on the context function `context`; a success passes through
@@ -98,8 +113,10 @@ extension Future {
     @inlinable
     public func mapError<E1: Error>(
         _ context: @escaping ExecutionContextFunction,
-        f: @escaping @Sendable (E) -> E1
+        f: @escaping @Sendable (E) -> E1,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<T, E1> {
-        mapError(ExecutionContext(context), f: f)
+        mapError(ExecutionContext(context), f: f, file: file, line: line)
     }
 }

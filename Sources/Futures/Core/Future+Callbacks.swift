@@ -77,7 +77,7 @@ extension Future {
     ///
     /// The context comes first, unlabelled, as for `map` and `flatMap`:
     /// `future.andThen(queue.context) { … }`. BrightFutures' spelling, `andThen(context: queue.context)
-    /// { … }`, is the same method (``andThen(context:callback:file:line:)``).
+    /// { … }`, is the same method (``andThen(context:callback:file:line:)-(ExecutionContext,_,_,_)``).
     ///
     /// - Parameters:
     ///   - context: Where `callback` runs; ``defaultContext()`` if omitted.
@@ -98,7 +98,7 @@ extension Future {
         }
     }
 
-    /// BrightFutures' spelling of ``andThen(_:callback:file:line:)``, the context labelled `context:`:
+    /// BrightFutures' spelling of ``andThen(_:callback:file:line:)-(ExecutionContext,_,_,_)``, the context labelled `context:`:
     /// the same method, with the same behaviour.
     ///
     /// `callback` runs on `context`; the returned future completes with this future's result after it

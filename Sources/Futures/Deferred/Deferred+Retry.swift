@@ -2,14 +2,16 @@ extension Deferred {
     /// A deferred computation that, when executed, executes this one up to `attempts` times until it
     /// succeeds, waiting `delay` on `clock` between attempts.
     ///
-    /// Same as ``retry(_:backoff:clock:while:)`` with `.constant(delay)`.
+    /// Same as ``retry(_:backoff:clock:while:file:line:)`` with `.constant(delay)`.
     public func retry(
         _ attempts: Int,
         delay: Duration = .zero,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true }
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Deferred<T, E> {
-        retry(attempts, backoff: .constant(delay), clock: clock, while: shouldRetry)
+        retry(attempts, backoff: .constant(delay), clock: clock, while: shouldRetry, file: file, line: line)
     }
 
     /// A deferred computation that, when executed, executes this one up to `attempts` times until it
@@ -21,19 +23,24 @@ extension Deferred {
     /// ``Future/retry(_:backoff:clock:while:file:line:_:)``: a request on the execution's future reaches the
     /// attempt in flight (the step of this chain that is running), or, during a wait, stops the timer
     /// and fails with ``FuturesError/cancelled`` when `E` can hold it, else with the last failure.
+    /// `file` and `line` (leave the defaults) name each execution's `retry` at the caller's line.
     public func retry(
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true }
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Deferred<T, E> {
         let once = self
         return Deferred(starting: {
-            Future.retry(attempts, backoff: backoff, clock: clock, while: shouldRetry) { once.run() }
+            Future.retry(attempts, backoff: backoff, clock: clock, while: shouldRetry, file: file, line: line) {
+                once.run()
+            }
         })
     }
 
-    /// ``retry(_:backoff:clock:while:)`` that fails with `cancellationError` when cancellation is
+    /// ``retry(_:backoff:clock:while:file:line:)`` that fails with `cancellationError` when cancellation is
     /// requested during a wait between attempts (for failure types that cannot hold
     /// ``FuturesError/cancelled``); see ``Future/retry(_:backoff:clock:while:failingWith:file:line:_:)``.
     public func retry(
@@ -41,12 +48,15 @@ extension Deferred {
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
-        failingWith cancellationError: E
+        failingWith cancellationError: E,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Deferred<T, E> {
         let once = self
         return Deferred(starting: {
             Future.retry(
-                attempts, backoff: backoff, clock: clock, while: shouldRetry, failingWith: cancellationError
+                attempts, backoff: backoff, clock: clock, while: shouldRetry, failingWith: cancellationError,
+                file: file, line: line
             ) { once.run() }
         })
     }

@@ -65,7 +65,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
         _ trunk: @escaping @Sendable (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void
     ) {
         self.node = DeferredNode(parent: nil) { _ in
-            let future = Future<T, E>()
+            let future = Future<T, E>.produced("Deferred", file: file, line: line)
             let begin = {
                 trunk { result in
                     if !future.complete(result) {

@@ -267,7 +267,7 @@ public final class ConcurrencyLimiter: Sendable {
         operation: @escaping @Sendable () async throws(E) -> T
     ) -> Future<T, E> {
         submit(priority: priority, failingWith: cancellationError, file: file, line: line) {
-            Future<T, E>(operation: operation)
+            Future<T, E>(file: file, line: line, operation: operation)
         }
     }
 
