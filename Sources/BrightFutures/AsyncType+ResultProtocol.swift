@@ -86,7 +86,8 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     /// `flatMap(_:f:)` on `defaultContext()`.
     @_disfavoredOverload
     public func flatMap<U>(
-        _ f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>, file: StaticString = #fileID, line: UInt = #line
+        _ f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>, file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<U, Value.Error> {
         coreFuture.flatMap(Futures.defaultContext(), f: f, file: file, line: line)
     }
@@ -106,7 +107,8 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     /// `flatMap(_:f:)` with a `Result`, on `defaultContext()`.
     @_disfavoredOverload
     public func flatMap<U>(
-        _ f: @escaping @Sendable (Value.Value) -> Result<U, Value.Error>, file: StaticString = #fileID, line: UInt = #line
+        _ f: @escaping @Sendable (Value.Value) -> Result<U, Value.Error>, file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<U, Value.Error> {
         coreFuture.flatMap(Futures.defaultContext(), f: f, file: file, line: line)
     }
