@@ -42,6 +42,12 @@ private struct Made {
         }
         keep = future
     }
+
+    /// A face's `Self`, which is a `Future<Int, Boom>`.
+    init(face value: any IntFace) {
+        // swift-format-ignore: NeverForceUnwrap
+        self.init(value as! Future<Int, Boom>)
+    }
 }
 
 /// One public way to make a future from an input, `Future<Int, Boom>`.
@@ -81,6 +87,10 @@ private let ways: [Way] = [
     Way("recover", #line, failsAtOnce: false) { Made(face($0).recover { _ in 0 }) },
     Way("recoverWith", #line) { Made(face($0).recoverWith(context: now) { Future<Int, Boom>(error: $0) }) },
     Way("recoverWith", #line) { Made(face($0).recoverWith { Future<Int, Boom>(error: $0) }) },
+    Way("andThen", #line) { Made(face: face($0).andThen(context: now) { _ in }) },
+    Way("andThen", #line) { Made(face: face($0).andThen { _ in }) },
+    Way("delay", #line, failsAtOnce: false) { Made(face: face($0).delay(.seconds(3_600))) },
+    Way("delay", #line, failsAtOnce: false) { Made(face: face($0).delay(.global(), interval: .seconds(3_600))) },
     Way("zip", #line) { Made(face($0).zip(Future<Int, Boom>(value: 1))) },
     Way("filter", #line) { Made(face($0).filter { _ in true }) },
     Way("forceType", #line) { Made(face($0).forceType() as Future<Int, Boom>) },
