@@ -19,11 +19,18 @@ extension Sequence {
 }
 
 extension Sequence where Element: AsyncType {
-    /// The first of the values to arrive, as the elements' type (the core's `firstCompleted()`, which never
-    /// cancels the others). Nothing runs on a context.
+    /// The first of the values to arrive, as the elements' type (the core's `firstCompleted(file:line:)`,
+    /// which never cancels the others, and which names this step at the caller's `file` and `line` when the
+    /// elements are core `Future`s). Nothing runs on a context.
     @_disfavoredOverload
-    public func firstCompleted() -> Element {
-        let first = map(\.asyncFuture).firstCompleted()
+    public func firstCompleted(file: StaticString = #fileID, line: UInt = #line) -> Element {
+        let all = Array(self)
+        if let linking = all.first as? any AsyncTypeLinking,
+            let first = type(of: linking).linkedFirstCompleted(all, file: file, line: line) as? Element
+        {
+            return first
+        }
+        let first = all.map(\.asyncFuture).firstCompleted()
         return Element { complete in first.onSuccess(Futures.immediateExecutionContext, callback: complete) }
     }
 }

@@ -97,6 +97,7 @@ private let ways: [Way] = [
     Way("asVoid", #line) { Made(face($0).asVoid()) },
     Way("promoteError", #line, failsAtOnce: false) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Never> { Made(a.promoteError() as Future<Int, Boom>) }; return row($0.recover(now) { _ in 0 }) },
     Way("promoteValue", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Never, Boom> { Made(a.promoteValue() as Future<Int, Boom>) }; return row($0.flatMap(now) { _ in Future<Never, Boom>() }) },
+    Way("firstCompleted", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made([a].firstCompleted() as! Future<Int, Boom>) }; return row($0) },
     Way("sequence", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made([a].sequence()) }; return row($0) },
     Way("fold", #line, failsAtOnce: false) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made([a].fold(0) { $0 + $1 }) }; return row($0) },
     Way("fold", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made([a].fold(now, zero: 0) { $0 + $1 }) }; return row($0) },
