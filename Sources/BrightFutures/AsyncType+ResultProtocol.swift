@@ -214,10 +214,19 @@ where
 {
     /// The inner value's result once both have completed; an outer failure wins. Nothing runs on a
     /// context: the result completes on the thread that completes the inner value (as the core's
-    /// `Future.flatten()`).
+    /// `Future.flatten(file:line:)`, which a `Future` of `Future`s uses, naming this step at the caller's
+    /// `file` and `line`).
     @_disfavoredOverload
-    public func flatten() -> Future<Value.Value.Value.Value, Value.Error> {
-        Future { complete in
+    public func flatten(
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<Value.Value.Value.Value, Value.Error> {
+        if let inner = Value.Value.self as? any AsyncTypeLinking.Type,
+            let flattened = inner.linkedFlatten(self, file: file, line: line)
+                as? Future<Value.Value.Value.Value, Value.Error>
+        {
+            return flattened
+        }
+        return Future { complete in
             onComplete(immediateExecutionContext) { outer in
                 switch outer.result {
                 case .success(let inner): inner.onComplete(immediateExecutionContext) { complete($0.result) }

@@ -103,7 +103,8 @@ extension AsyncType {
     @_disfavoredOverload
     public func delay(_ interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> Self {
         if let linking = self as? any AsyncTypeLinking,
-            let delayed = linking.linkedDelay(nil, interval, file: file, line: line) as? Self
+            let delayed = linking.linkedDelay(
+                expecting: Self.self, nil, interval, file: file, line: line) as? Self
         {
             return delayed
         }
@@ -119,7 +120,8 @@ extension AsyncType {
         _ queue: DispatchQueue, interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line
     ) -> Self {
         if let linking = self as? any AsyncTypeLinking,
-            let delayed = linking.linkedDelay(queue, interval, file: file, line: line) as? Self
+            let delayed = linking.linkedDelay(
+                expecting: Self.self, queue, interval, file: file, line: line) as? Self
         {
             return delayed
         }
@@ -142,6 +144,7 @@ extension AsyncType {
         if let linking = self as? any AsyncTypeLinking,
             // A core future's value is the `Result` its `andThen` passes on.
             let linked = linking.linkedAndThen(
+                expecting: Self.self,
                 c, { if let value = $0 as? Value { callback(value) } }, file: file, line: line) as? Self
         {
             return linked

@@ -26,7 +26,8 @@ extension Sequence where Element: AsyncType {
     public func firstCompleted(file: StaticString = #fileID, line: UInt = #line) -> Element {
         let all = Array(self)
         if let linking = all.first as? any AsyncTypeLinking,
-            let first = type(of: linking).linkedFirstCompleted(all, file: file, line: line) as? Element
+            let first = type(of: linking).linkedFirstCompleted(expecting: Element.self, all, file: file, line: line)
+                as? Element
         {
             return first
         }
