@@ -216,7 +216,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BrightFuturesTests",
-            dependencies: ["BrightFutures"],
+            dependencies: ["FuturesTestSupport", "BrightFutures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -76,15 +76,20 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     @_disfavoredOverload
     public func flatMap<U>(
         _ context: @escaping ExecutionContext,
-        f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>
+        f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<U, Value.Error> {
-        coreFuture.flatMap(context, f: f)
+        coreFuture.flatMap(context, f: f, file: file, line: line)
     }
 
     /// `flatMap(_:f:)` on `defaultContext()`.
     @_disfavoredOverload
-    public func flatMap<U>(_ f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>) -> Future<U, Value.Error> {
-        coreFuture.flatMap(Futures.defaultContext(), f: f)
+    public func flatMap<U>(
+        _ f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<U, Value.Error> {
+        coreFuture.flatMap(Futures.defaultContext(), f: f, file: file, line: line)
     }
 
     /// The core's `Future.flatMap(_:f:)` with a `Result`: `f` runs on `context` with the value; a failure
@@ -92,21 +97,28 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     @_disfavoredOverload
     public func flatMap<U>(
         _ context: @escaping ExecutionContext,
-        f: @escaping @Sendable (Value.Value) -> Result<U, Value.Error>
+        f: @escaping @Sendable (Value.Value) -> Result<U, Value.Error>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<U, Value.Error> {
-        coreFuture.flatMap(context, f: f)
+        coreFuture.flatMap(context, f: f, file: file, line: line)
     }
 
     /// `flatMap(_:f:)` with a `Result`, on `defaultContext()`.
     @_disfavoredOverload
-    public func flatMap<U>(_ f: @escaping @Sendable (Value.Value) -> Result<U, Value.Error>) -> Future<U, Value.Error> {
-        coreFuture.flatMap(Futures.defaultContext(), f: f)
+    public func flatMap<U>(
+        _ f: @escaping @Sendable (Value.Value) -> Result<U, Value.Error>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<U, Value.Error> {
+        coreFuture.flatMap(Futures.defaultContext(), f: f, file: file, line: line)
     }
 
     /// `map(_:f:)` on `defaultContext()`.
     @_disfavoredOverload
-    public func map<U>(_ f: @escaping @Sendable (Value.Value) -> U) -> Future<U, Value.Error> {
-        coreFuture.map(Futures.defaultContext(), f: f)
+    public func map<U>(
+        _ f: @escaping @Sendable (Value.Value) -> U, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<U, Value.Error> {
+        coreFuture.map(Futures.defaultContext(), f: f, file: file, line: line)
     }
 
     /// The core's `Future.map(_:f:)`: `f` runs on `context` with the
@@ -114,9 +126,11 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     @_disfavoredOverload
     public func map<U>(
         _ context: @escaping ExecutionContext,
-        f: @escaping @Sendable (Value.Value) -> U
+        f: @escaping @Sendable (Value.Value) -> U,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<U, Value.Error> {
-        coreFuture.map(context, f: f)
+        coreFuture.map(context, f: f, file: file, line: line)
     }
 
     /// The core's `recover(context:task:)`: on failure, `task` runs on `c` and its value succeeds the
@@ -124,9 +138,11 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     @_disfavoredOverload
     public func recover(
         context c: @escaping ExecutionContext = defaultContext(),
-        task: @escaping @Sendable (Value.Error) -> Value.Value
+        task: @escaping @Sendable (Value.Error) -> Value.Value,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<Value.Value, Never> {
-        coreFuture.recover(context: c, task: task)
+        coreFuture.recover(context: c, task: task, file: file, line: line)
     }
 
     /// The core's `recoverWith(context:task:)`: on failure, `task` runs on `c` and the returned future
@@ -134,15 +150,19 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     @_disfavoredOverload
     public func recoverWith<E1>(
         context c: @escaping ExecutionContext = defaultContext(),
-        task: @escaping @Sendable (Value.Error) -> Future<Value.Value, E1>
+        task: @escaping @Sendable (Value.Error) -> Future<Value.Value, E1>,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<Value.Value, E1> {
-        coreFuture.recoverWith(context: c, task: task)
+        coreFuture.recoverWith(context: c, task: task, file: file, line: line)
     }
 
     /// `mapError(_:f:)` on `defaultContext()`.
     @_disfavoredOverload
-    public func mapError<E1>(_ f: @escaping @Sendable (Value.Error) -> E1) -> Future<Value.Value, E1> {
-        coreFuture.mapError(Futures.defaultContext(), f: f)
+    public func mapError<E1>(
+        _ f: @escaping @Sendable (Value.Error) -> E1, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<Value.Value, E1> {
+        coreFuture.mapError(Futures.defaultContext(), f: f, file: file, line: line)
     }
 
     /// The core's `Future.mapError(_:f:)`: `f` runs on `context`
@@ -150,36 +170,40 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     @_disfavoredOverload
     public func mapError<E1>(
         _ context: @escaping ExecutionContext,
-        f: @escaping @Sendable (Value.Error) -> E1
+        f: @escaping @Sendable (Value.Error) -> E1,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<Value.Value, E1> {
-        coreFuture.mapError(context, f: f)
+        coreFuture.mapError(context, f: f, file: file, line: line)
     }
 
     /// The core's `Future.zip(_:file:line:)`: both values once both succeed; the first failure.
     @_disfavoredOverload
-    public func zip<U>(_ that: Future<U, Value.Error>) -> Future<(Value.Value, U), Value.Error> {
-        coreFuture.zip(that)
+    public func zip<U>(
+        _ that: Future<U, Value.Error>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<(Value.Value, U), Value.Error> {
+        coreFuture.zip(that, file: file, line: line)
     }
 
     /// The core's `Future.filter(_:)`: fails with `BrightFuturesError/noSuchElement` when `p`
     /// rejects the value (`p` runs on the completing thread).
     @_disfavoredOverload
     public func filter(
-        _ p: @escaping @Sendable (Value.Value) -> Bool
+        _ p: @escaping @Sendable (Value.Value) -> Bool, file: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value.Value, BrightFuturesError<Value.Error>> {
-        coreFuture.filter(p)
+        coreFuture.filter(p, file: file, line: line)
     }
 
     /// The core's `Future.forceType()`: casts the value and the error (a failed cast traps).
     @_disfavoredOverload
-    public func forceType<U, E1>() -> Future<U, E1> {
-        coreFuture.forceType()
+    public func forceType<U, E1>(file: StaticString = #fileID, line: UInt = #line) -> Future<U, E1> {
+        coreFuture.forceType(file: file, line: line)
     }
 
     /// The core's `Future.asVoid()`: the same outcome without the value.
     @_disfavoredOverload
-    public func asVoid() -> Future<Void, Value.Error> {
-        coreFuture.asVoid()
+    public func asVoid(file: StaticString = #fileID, line: UInt = #line) -> Future<Void, Value.Error> {
+        coreFuture.asVoid(file: file, line: line)
     }
 }
 
@@ -190,10 +214,19 @@ where
 {
     /// The inner value's result once both have completed; an outer failure wins. Nothing runs on a
     /// context: the result completes on the thread that completes the inner value (as the core's
-    /// `Future.flatten()`).
+    /// `Future.flatten(file:line:)`, which a `Future` of `Future`s uses, naming this step at the caller's
+    /// `file` and `line`).
     @_disfavoredOverload
-    public func flatten() -> Future<Value.Value.Value.Value, Value.Error> {
-        Future { complete in
+    public func flatten(
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<Value.Value.Value.Value, Value.Error> {
+        if let inner = Value.Value.self as? any AsyncTypeLinking.Type,
+            let flattened = inner.linkedFlatten(self, file: file, line: line)
+                as? Future<Value.Value.Value.Value, Value.Error>
+        {
+            return flattened
+        }
+        return Future { complete in
             onComplete(immediateExecutionContext) { outer in
                 switch outer.result {
                 case .success(let inner): inner.onComplete(immediateExecutionContext) { complete($0.result) }
@@ -207,8 +240,8 @@ where
 extension AsyncType where Value: ResultProtocol, Value.Value: Sendable, Value.Error == Never {
     /// The same success with an error type that never occurs (the core's `Future.promoteError()`).
     @_disfavoredOverload
-    public func promoteError<E>() -> Future<Value.Value, E> {
-        coreFuture.promoteError()
+    public func promoteError<E>(file: StaticString = #fileID, line: UInt = #line) -> Future<Value.Value, E> {
+        coreFuture.promoteError(file: file, line: line)
     }
 }
 
@@ -223,7 +256,7 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable, Value.Er
 extension AsyncType where Value: ResultProtocol, Value.Value == Never {
     /// The same failure with a value type that never occurs (the core's `Future.promoteValue()`).
     @_disfavoredOverload
-    public func promoteValue<T>() -> Future<T, Value.Error> {
-        coreFuture.promoteValue()
+    public func promoteValue<T>(file: StaticString = #fileID, line: UInt = #line) -> Future<T, Value.Error> {
+        coreFuture.promoteValue(file: file, line: line)
     }
 }

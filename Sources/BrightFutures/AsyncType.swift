@@ -98,30 +98,58 @@ extension AsyncType {
     }
 
     /// A value that arrives `interval` after this one, on the main queue when called on the main thread,
-    /// else on a global queue (the core's `Future.delay(_:)`).
+    /// else on a global queue (the core's `Future.delay(_:file:line:)` on a core `Future`, which names this
+    /// step at the caller's `file` and `line`).
     @_disfavoredOverload
-    public func delay(_ interval: DispatchTimeInterval) -> Self {
+    public func delay(_ interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line) -> Self {
+        if let linking = self as? any AsyncTypeLinking,
+            let delayed = linking.linkedDelay(
+                expecting: Self.self, nil, interval, file: file, line: line) as? Self
+        {
+            return delayed
+        }
         let delayed = asyncFuture.delay(interval)
         return Self { complete in delayed.onSuccess(Futures.immediateExecutionContext, callback: complete) }
     }
 
     /// A value that arrives on `queue`, `interval` after this one (the core's
-    /// `Future.delay(_:interval:)`).
+    /// `Future.delay(_:interval:file:line:)` on a core `Future`, which names this step at the caller's
+    /// `file` and `line`).
     @_disfavoredOverload
-    public func delay(_ queue: DispatchQueue, interval: DispatchTimeInterval) -> Self {
+    public func delay(
+        _ queue: DispatchQueue, interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line
+    ) -> Self {
+        if let linking = self as? any AsyncTypeLinking,
+            let delayed = linking.linkedDelay(
+                expecting: Self.self, queue, interval, file: file, line: line) as? Self
+        {
+            return delayed
+        }
         let delayed = asyncFuture.delay(queue, interval: interval)
         return Self { complete in delayed.onSuccess(Futures.immediateExecutionContext, callback: complete) }
     }
 
     /// Runs `callback` with the value on `c`, then completes the returned value with it.
     ///
-    /// The returned value completes after `callback` has returned, on `c`.
+    /// The returned value completes after `callback` has returned, on `c`. On a core `Future` this is the
+    /// core's `andThen(context:callback:file:line:)`: a cancellation request travels upstream as in the
+    /// core, and a failure trace names this step at the caller's `file` and `line`.
     @_disfavoredOverload
     public func andThen(
         context c: @escaping ExecutionContext = defaultContext(),
-        callback: @escaping @Sendable (Value) -> Void
+        callback: @escaping @Sendable (Value) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Self {
-        Self { complete in
+        if let linking = self as? any AsyncTypeLinking,
+            // A core future's value is the `Result` its `andThen` passes on.
+            let linked = linking.linkedAndThen(
+                expecting: Self.self,
+                c, { if let value = $0 as? Value { callback(value) } }, file: file, line: line) as? Self
+        {
+            return linked
+        }
+        return Self { complete in
             onComplete(c) { value in
                 callback(value)
                 complete(value)

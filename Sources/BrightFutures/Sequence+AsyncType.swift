@@ -10,18 +10,28 @@ extension Sequence {
     @_disfavoredOverload
     public func traverse<U, E, A: AsyncType>(
         _ context: @escaping ExecutionContext = DispatchQueue.global().context,
-        f: (Element) -> A
+        f: (Element) -> A,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<[U], E> where A.Value: ResultProtocol, U: Sendable, A.Value.Value == U, A.Value.Error == E {
-        map { f($0).coreFuture }.traverse(context) { $0 }
+        map { f($0).coreFuture }.traverse(context, f: { $0 }, file: file, line: line)
     }
 }
 
 extension Sequence where Element: AsyncType {
-    /// The first of the values to arrive, as the elements' type (the core's `firstCompleted()`, which never
-    /// cancels the others). Nothing runs on a context.
+    /// The first of the values to arrive, as the elements' type (the core's `firstCompleted(file:line:)`,
+    /// which never cancels the others, and which names this step at the caller's `file` and `line` when the
+    /// elements are core `Future`s). Nothing runs on a context.
     @_disfavoredOverload
-    public func firstCompleted() -> Element {
-        let first = map(\.asyncFuture).firstCompleted()
+    public func firstCompleted(file: StaticString = #fileID, line: UInt = #line) -> Element {
+        let all = Array(self)
+        if let linking = all.first as? any AsyncTypeLinking,
+            let first = type(of: linking).linkedFirstCompleted(expecting: Element.self, all, file: file, line: line)
+                as? Element
+        {
+            return first
+        }
+        let first = all.map(\.asyncFuture).firstCompleted()
         return Element { complete in first.onSuccess(Futures.immediateExecutionContext, callback: complete) }
     }
 }
@@ -36,9 +46,11 @@ extension Sequence where Element: AsyncType, Element.Value: ResultProtocol, Elem
     @_disfavoredOverload
     public func fold<R>(
         _ zero: R,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         f: @escaping @Sendable (R, Element.Value.Value) -> R
     ) -> Future<R, Element.Value.Error> {
-        coreFutures.fold(zero, f: f)
+        coreFutures.fold(zero, file: file, line: line, f: f)
     }
 
     /// The core's `fold(_:zero:f:)`: `f` runs on `context`, once per element in order; the first failure
@@ -47,24 +59,28 @@ extension Sequence where Element: AsyncType, Element.Value: ResultProtocol, Elem
     public func fold<R>(
         _ context: @escaping ExecutionContext,
         zero: R,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         f: @escaping @Sendable (R, Element.Value.Value) -> R
     ) -> Future<R, Element.Value.Error> {
-        coreFutures.fold(context, zero: zero, f: f)
+        coreFutures.fold(context, zero: zero, file: file, line: line, f: f)
     }
 
     /// The core's `sequence()`: the values in order once all succeed, else the first failure. Nothing runs
     /// on a context.
     @_disfavoredOverload
-    public func sequence() -> Future<[Element.Value.Value], Element.Value.Error> {
-        coreFutures.sequence()
+    public func sequence(
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<[Element.Value.Value], Element.Value.Error> {
+        coreFutures.sequence(file: file, line: line)
     }
 
     /// The core's `find(_:)`: `p` runs on a global queue.
     @_disfavoredOverload
     public func find(
-        _ p: @escaping @Sendable (Element.Value.Value) -> Bool
+        _ p: @escaping @Sendable (Element.Value.Value) -> Bool, file: StaticString = #fileID, line: UInt = #line
     ) -> Future<Element.Value.Value, BrightFuturesError<Element.Value.Error>> {
-        coreFutures.find(p)
+        coreFutures.find(p, file: file, line: line)
     }
 
     /// The core's `find(_:p:)`: `p` runs on `context` once all succeed; fails with
@@ -72,8 +88,10 @@ extension Sequence where Element: AsyncType, Element.Value: ResultProtocol, Elem
     @_disfavoredOverload
     public func find(
         _ context: @escaping ExecutionContext,
-        p: @escaping @Sendable (Element.Value.Value) -> Bool
+        p: @escaping @Sendable (Element.Value.Value) -> Bool,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Future<Element.Value.Value, BrightFuturesError<Element.Value.Error>> {
-        coreFutures.find(context, p: p)
+        coreFutures.find(context, p: p, file: file, line: line)
     }
 }
