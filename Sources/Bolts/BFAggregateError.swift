@@ -1,6 +1,6 @@
 import Futures
 
-/// Several errors reported together by ``BFTask/init(forCompletionOfAllTasks:)`` and its relatives
+/// Several errors reported together by ``BFTask/init(forCompletionOfAllTasks:file:line:)`` and its relatives
 /// (Bolts' `BFTaskErrorDomain` / `kBFMultipleErrorsError`, whose `userInfo["errors"]` it replaces).
 ///
 /// Only used when two or more tasks failed; a single failure is reported as that error itself.

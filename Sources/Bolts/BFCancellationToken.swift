@@ -4,7 +4,7 @@ import Futures
 ///
 /// There is one cancellation mechanism in the library, so a Bolts token can be handed to any
 /// producer that takes a `CancellationToken` (`Future.requestCancellation(when:)`,
-/// ``BFTask/init(delay:cancellationToken:clock:)``, your own functions) and vice versa.
+/// ``BFTask/init(delay:cancellationToken:clock:file:line:)``, your own functions) and vice versa.
 public typealias BFCancellationToken = CancellationToken
 
 /// Bolts' `BFCancellationTokenRegistration`: the same type as the core's `CancellationRegistration`;

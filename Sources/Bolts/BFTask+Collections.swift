@@ -10,8 +10,15 @@ extension BFTask where T == Void {
     /// - Otherwise (some were cancelled, none faulted) it is cancelled.
     ///
     /// Gathered by the core's `settled()`: O(n), and no task's result is kept.
-    public init(forCompletionOfAllTasks tasks: [any BFTaskProtocol]) {
-        self.init(future: allCompleted(tasks.map { voided($0) }) { _ in () })
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public init(forCompletionOfAllTasks tasks: [any BFTaskProtocol], file: StaticString = #fileID, line: UInt = #line) {
+        self.init(
+            future: allCompleted(tasks.map { voided($0, file, line) }, "forCompletionOfAllTasks", file, line) { _ in ()
+            })
     }
 
     /// A task that succeeds (with `()`) as soon as one task of `tasks` succeeds, whatever their result
@@ -26,9 +33,14 @@ extension BFTask where T == Void {
     /// let ready: BFTask<Void> =
     ///     BFTask(forCompletionOfAnyTask: [loadUser, loadSettings])
     /// ```
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
     @_disfavoredOverload
-    public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol]) {
-        self.init(future: firstSucceeded(tasks.map { voided($0) }))
+    public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol], file: StaticString = #fileID, line: UInt = #line) {
+        self.init(future: firstSucceeded(tasks.map { voided($0, file, line) }, file, line))
     }
 }
 
@@ -36,10 +48,17 @@ extension BFTask {
     /// A task with the results of every task of `tasks`, in list order, once all have completed
     /// (Bolts' `taskForCompletionOfAllTasksWithResults:`).
     ///
-    /// Faults and cancellation as ``init(forCompletionOfAllTasks:)``: errors win over cancellation,
+    /// Faults and cancellation as ``init(forCompletionOfAllTasks:file:line:)``: errors win over cancellation,
     /// several errors come together in a ``BFAggregateError``. Gathered by the core's `settled()`: O(n).
-    public init<U>(forCompletionOfAllTasksWithResults tasks: [BFTask<U>]) where T == [U] {
-        self.init(future: allCompleted(tasks.map(\.future)) { $0 })
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public init<U>(
+        forCompletionOfAllTasksWithResults tasks: [BFTask<U>], file: StaticString = #fileID, line: UInt = #line
+    ) where T == [U] {
+        self.init(future: allCompleted(tasks.map(\.future), "forCompletionOfAllTasksWithResults", file, line) { $0 })
     }
 
     /// A task with the result of the first task of `tasks` to **succeed** (Bolts'
@@ -50,38 +69,61 @@ extension BFTask {
     /// order, if several faulted), or is cancelled if every task was cancelled. An empty list faults
     /// with `FuturesError.noSuchElement` (there is no result to give). Gathered by the core's
     /// `firstCompleted()` and `settled()`: O(n).
-    public init(forCompletionOfAnyTask tasks: [BFTask<T>]) {
-        self.init(future: firstSucceeded(tasks.map(\.future)))
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public init(forCompletionOfAnyTask tasks: [BFTask<T>], file: StaticString = #fileID, line: UInt = #line) {
+        self.init(future: firstSucceeded(tasks.map(\.future), file, line))
     }
 }
 
 extension BFTask where T == [any Sendable] {
     /// `init(forCompletionOfAllTasksWithResults:)` for tasks of different result types: the results, in
     /// list order, as `any Sendable`. Faults and cancellation as there.
-    public init(forCompletionOfAllTasksWithResults tasks: [any BFTaskProtocol]) {
-        self.init(future: allCompleted(tasks.map { erased($0) }) { $0 })
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public init(
+        forCompletionOfAllTasksWithResults tasks: [any BFTaskProtocol], file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(
+            future: allCompleted(tasks.map { erased($0, file, line) }, "forCompletionOfAllTasksWithResults", file, line)
+            { $0 })
     }
 }
 
 extension BFTask where T == any Sendable {
     /// `init(forCompletionOfAnyTask:)` for tasks of different result types: the result is the
     /// first successful task's result, as `any Sendable`.
-    public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol]) {
-        self.init(future: firstSucceeded(tasks.map { erased($0) }))
+    ///
+    /// - Parameters:
+    ///   - tasks: The tasks to wait for.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    public init(forCompletionOfAnyTask tasks: [any BFTaskProtocol], file: StaticString = #fileID, line: UInt = #line) {
+        self.init(future: firstSucceeded(tasks.map { erased($0, file, line) }, file, line))
     }
 }
 
 /// `task`'s cell with its result type erased: a step derived from it (one consumer of it).
-private func erased<Task: BFTaskProtocol>(_ task: Task) -> Future<any Sendable, any Error> {
-    task.bfTask.future.derive(immediateExecutionContext, step: "BFTask gathering") {
+private func erased<Task: BFTaskProtocol>(
+    _ task: Task, _ file: StaticString, _ line: UInt
+) -> Future<any Sendable, any Error> {
+    task.bfTask.future.derive(immediateExecutionContext, step: "BFTask gathering", file: file, line: line) {
         (result: Result<Task.TaskResult, any Error>, next: Future<any Sendable, any Error>) in
         next.complete(result.map { $0 as any Sendable })
     }
 }
 
 /// `task`'s cell with its result dropped: a step derived from it (one consumer of it).
-private func voided<Task: BFTaskProtocol>(_ task: Task) -> Future<Void, any Error> {
-    task.bfTask.future.derive(immediateExecutionContext, step: "BFTask gathering") {
+private func voided<Task: BFTaskProtocol>(
+    _ task: Task, _ file: StaticString, _ line: UInt
+) -> Future<Void, any Error> {
+    task.bfTask.future.derive(immediateExecutionContext, step: "BFTask gathering", file: file, line: line) {
         (result: Result<Task.TaskResult, any Error>, next: Future<Void, any Error>) in
         next.complete(result.map { _ in () })
     }
@@ -92,9 +134,12 @@ private func voided<Task: BFTaskProtocol>(_ task: Task) -> Future<Void, any Erro
 /// ``BFAggregateError`` of the errors in list order; else (none faulted) cancelled.
 private func allCompleted<U: Sendable, Out: Sendable>(
     _ futures: [Future<U, any Error>],
+    _ name: StaticString,
+    _ file: StaticString,
+    _ line: UInt,
     _ values: @escaping @Sendable ([U]) -> Out
 ) -> Future<Out, any Error> {
-    futures.settled().derive(immediateExecutionContext, step: "forCompletionOfAllTasks") {
+    futures.settled(file: file, line: line).derive(immediateExecutionContext, step: name, file: file, line: line) {
         (outcomes: Result<[Result<U, any Error>], Never>, next: Future<Out, any Error>) in
         guard case .success(let outcomes) = outcomes else { return }
         var results: [U] = []
@@ -120,20 +165,29 @@ private func allCompleted<U: Sendable, Out: Sendable>(
 /// per future that completes only if its future succeeds, and a last one, after the core's `settled()`,
 /// that completes once every future has (with the first success in list order, or Objective-C Bolts'
 /// failure: the error, a ``BFAggregateError`` in list order, or cancelled). An empty list faults with
-/// `FuturesError.noSuchElement`.
+/// `FuturesError.noSuchElement`. Every step is recorded at the caller's `file`:`line`; the last one, which
+/// passes the pick on, is named `forCompletionOfAnyTask`.
 ///
 /// A cancellation request on the result reaches every future still pending through both (each future is
 /// asked once all its consumers have asked, GUARANTEES.md G8).
-private func firstSucceeded<U: Sendable>(_ futures: [Future<U, any Error>]) -> Future<U, any Error> {
-    guard !futures.isEmpty else { return Future(error: FuturesError.noSuchElement) }
+private func firstSucceeded<U: Sendable>(
+    _ futures: [Future<U, any Error>], _ file: StaticString, _ line: UInt
+) -> Future<U, any Error> {
+    guard !futures.isEmpty else {
+        let empty = Future<U, any Error>.produced("forCompletionOfAnyTask", file: file, line: line)
+        empty.complete(.failure(FuturesError.noSuchElement))
+        return empty
+    }
     var candidates = futures.map { future in
-        future.derive(immediateExecutionContext, step: "forCompletionOfAnyTask") {
+        future.derive(immediateExecutionContext, step: "BFTask gathering", file: file, line: line) {
             (result: Result<U, any Error>, next: Future<U, any Error>) in
             if case .success = result { next.complete(result) }
         }
     }
     candidates.append(
-        futures.settled().derive(immediateExecutionContext, step: "forCompletionOfAnyTask") {
+        futures.settled(file: file, line: line).derive(
+            immediateExecutionContext, step: "BFTask gathering", file: file, line: line
+        ) {
             (outcomes: Result<[Result<U, any Error>], Never>, next: Future<U, any Error>) in
             guard case .success(let outcomes) = outcomes else { return }
             var errors: [any Error] = []
@@ -148,7 +202,10 @@ private func firstSucceeded<U: Sendable>(_ futures: [Future<U, any Error>]) -> F
             }
             next.complete(.failure(combinedFailure(errors)))
         })
-    return candidates.firstCompleted()
+    // The last step carries the caller's name for the whole gathering.
+    return candidates.firstCompleted(file: file, line: line).derive(
+        immediateExecutionContext, step: "forCompletionOfAnyTask", file: file, line: line
+    ) { (result: Result<U, any Error>, next: Future<U, any Error>) in next.complete(result) }
 }
 
 /// Fails or cancels from the collected errors (in list order): the only error, an aggregate of several,

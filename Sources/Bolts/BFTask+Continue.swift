@@ -435,19 +435,58 @@ extension BFTask {
 extension BFTask {
     /// Starts `block` on `executor` and returns a task for its value (Bolts' `taskFromExecutor:withBlock:`).
     ///
+    /// The task is derived, through the core's dependency primitive, from a completed `BFTask<Void>`: it is
+    /// named `BFTask` at the caller's `file`:`line` in failure traces and the pending-futures report while
+    /// `block` waits for `executor`.
+    ///
     /// - Parameters:
     ///   - executor: Where `block` runs; ``BFExecutor/default`` (at once, on this thread) if omitted.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
     ///   - block: Returns the value, or throws to fault the task (a cancellation error cancels it).
     @inlinable
     @_disfavoredOverload
-    public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> T) {
-        self = BFTask<Void>(result: ()).continueWith(executor: executor) { _ in try block() }
+    public init(
+        executor: BFExecutor = .default,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        block: @escaping @Sendable () throws -> T
+    ) {
+        let start = BFTask<Void>(result: ())
+        if Self.mayBeTask(T.self) {
+            start.reportNested(
+                T.self, use: "BFTask(executor:block:) typed by the inner task's value", file: file, line: line)
+        }
+        if let now = start.continuedNow(executor, nil, { _, _ in .settled(Result { try block() }) }) {
+            self = now
+            return
+        }
+        self = start.continuation(executor, nil, "BFTask", file, line) { _, _ in .settled(Result { try block() }) }
     }
 
     /// Starts `block` on `executor` and returns a task that completes when the task `block` returns does
     /// (preferred over the value form when `block` returns a task, so tasks never nest).
+    ///
+    /// The task is named `BFTask` at the caller's `file`:`line` in failure traces and the pending-futures
+    /// report, as the value form's is.
+    ///
+    /// - Parameters:
+    ///   - executor: Where `block` runs; ``BFExecutor/default`` (at once, on this thread) if omitted.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
+    ///   - block: Returns the task to follow, or throws to fault the task (a cancellation error cancels it).
     @inlinable
-    public init(executor: BFExecutor = .default, block: @escaping @Sendable () throws -> BFTask<T>) {
-        self = BFTask<Void>(result: ()).continueWithTask(executor: executor) { _ in try block() }
+    public init(
+        executor: BFExecutor = .default,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        block: @escaping @Sendable () throws -> BFTask<T>
+    ) {
+        let start = BFTask<Void>(result: ())
+        if let now = start.continuedNow(executor, nil, { _, _ in .following { try block() } }) {
+            self = now
+            return
+        }
+        self = start.continuation(executor, nil, "BFTask", file, line) { _, _ in .following { try block() } }
     }
 }

@@ -8,17 +8,27 @@ extension BFTask where T == Void {
     /// continuations on ``BFExecutor/default`` start there. If `cancellationToken` fires first, the task is
     /// cancelled at once (on the cancelling thread) and the timer is stopped and released; if the token is
     /// already cancelled, the task is cancelled from the start. A delay of 0 or less still completes
-    /// asynchronously; delays longer than 10⁹ s are clamped.
+    /// asynchronously; delays longer than 10⁹ s are clamped. While it waits, the task is listed by the
+    /// pending-futures report as `delay` at the caller's `file`:`line`.
+    ///
+    /// - Parameters:
+    ///   - milliseconds: How long to wait on `clock`.
+    ///   - cancellationToken: Cancels the task, and stops the timer, when it fires first.
+    ///   - clock: The clock the timer sleeps on.
+    ///   - file: The caller's file, where the task is recorded (failure traces, pending-futures report).
+    ///   - line: The caller's line, where the task is recorded.
     public init(
         delay milliseconds: Int,
         cancellationToken: BFCancellationToken? = nil,
-        clock: some Clock<Duration> = ContinuousClock()
+        clock: some Clock<Duration> = ContinuousClock(),
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
         if cancellationToken?.isCancellationRequested == true {
             self = .cancelled()
             return
         }
-        let future = Future<Void, any Error>()
+        let future = Future<Void, any Error>.produced("delay", file: file, line: line)
         let registration = LockedBox<CancellationRegistration?>(nil)
         let timer = ClockTimer(after: .milliseconds(milliseconds), on: clock) {
             future.complete(.success(()))

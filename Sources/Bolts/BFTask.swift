@@ -143,7 +143,7 @@ extension Future where E == any Error {
     }
 }
 
-/// Any ``BFTask``, whatever its result type: lets ``BFTask/init(forCompletionOfAllTasks:)`` and
+/// Any ``BFTask``, whatever its result type: lets ``BFTask/init(forCompletionOfAllTasks:file:line:)`` and
 /// `BFTask.init(forCompletionOfAnyTask:)` take tasks of different result types in one array.
 public protocol BFTaskProtocol: Sendable {
     /// The type of the task's result.
