@@ -3,9 +3,10 @@ import Futures
 extension BFTask where T == Void {
     /// A task that succeeds after `milliseconds` on `clock` (Bolts' `taskWithDelay:cancellationToken:`).
     ///
-    /// The timer is the core's: a Swift task sleeping on `clock` (the continuous clock unless you pass
-    /// another, such as a test clock that you advance by hand). The task succeeds on that Swift task, so
-    /// continuations on ``BFExecutor/default`` start there. If `cancellationToken` fires first, the task is
+    /// The timer is the core's, on `clock` (the continuous clock unless you pass another, such as a test
+    /// clock that you advance by hand): on the continuous clock it waits on a Dispatch timer and the task
+    /// succeeds on a global dispatch queue; on another clock it waits in a Swift task sleeping on that
+    /// clock and succeeds there. Continuations on ``BFExecutor/default`` start where it succeeds. If `cancellationToken` fires first, the task is
     /// cancelled at once (on the cancelling thread) and the timer is stopped and released; if the token is
     /// already cancelled, the task is cancelled from the start. A delay of 0 or less still completes
     /// asynchronously; delays longer than 10⁹ s are clamped. While it waits, the task is listed by the
