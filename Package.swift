@@ -187,6 +187,7 @@ let package = Package(
         // Test support shared by the test targets (not a product: clients never build it).
         .target(
             name: "FuturesTestSupport",
+            dependencies: ["Futures"],
             path: "Tests/FuturesTestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

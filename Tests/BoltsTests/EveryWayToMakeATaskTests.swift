@@ -179,10 +179,7 @@ struct EveryWayToMakeATaskTests {
 }
 
 private func expectEndsWithTheStep(_ trace: FailureTrace?, _ step: String, _ line: Int) {
-    let last = trace?.steps.last
-    #expect(last?.name == step, "\(trace.map(String.init(describing:)) ?? "no trace")")
-    #expect(last?.file == thisFile)
-    #expect(last?.line == UInt(line))
+    expectTrace(trace, endsWith: step, at: thisFile, line: line)
 }
 
 /// In the child process of ``EveryWayToMakeATaskTests/theReportListsEachTaskAtItsCallersLine()``:

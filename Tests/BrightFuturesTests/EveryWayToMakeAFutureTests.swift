@@ -154,10 +154,7 @@ struct EveryWayToMakeAFutureTests {
 }
 
 private func expectEndsWithTheStep(_ trace: FailureTrace?, _ way: Way) {
-    let last = trace?.steps.last
-    #expect(last?.name == way.step, "\(trace.map(String.init(describing:)) ?? "no trace")")
-    #expect(last?.file == thisFile)
-    #expect(last?.line == UInt(way.line))
+    expectTrace(trace, endsWith: way.step, at: thisFile, line: way.line)
 }
 
 /// The child process of ``EveryWayToMakeAFutureTests/theReportListsEachFutureUnderItsInputAtItsCallersLine()``:
