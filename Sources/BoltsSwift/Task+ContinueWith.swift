@@ -8,7 +8,10 @@ import Futures
 // slow path stores captures what the closure captures instead of boxing the closure. Each has the two
 // paths of the core's combinators: on `.immediate` over a completed task, the closure runs at once and the
 // new task is built from its outcome (`continuedNow`); otherwise the new task is derived from this one
-// (`continued`) at the caller's `file` and `line`.
+// (`continued`) at the caller's `file` and `line`. `continueWith`, the form that ends most chains (Bolts-Swift
+// has no continuation that returns nothing), derives a `ContinueWithTask`, which stores the caller's
+// closure itself: a closure that captures something then costs no box even where the compiler keeps the
+// call out of line.
 
 extension Task {
     // MARK: - continueWith
@@ -43,10 +46,11 @@ extension Task {
         if let now = continuedNow(executor, { _ in Task<S>.settled(settle { try continuation(self) }) }) {
             return now
         }
-        return continued(executor, "continueWith", file, line, passing: true) { _, next in
-            let source = next.takeSource()
-            next.complete(settle { try continuation(source) })
+        let next = ContinueWithTask<S, TResult>(source: self, continuation: continuation)
+        next.derive(after: self, executor.context, step: "continueWith", file: file, line: line) { _ in
+            next.fire()
         }
+        return next
     }
 
     /// Runs `continuation` with this task once it completes (whatever its state) and returns a task that
@@ -478,5 +482,56 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
     @inlinable
     func takeSource() -> Task<Source> {
         source.take()!
+    }
+}
+
+/// The task ``Task/continueWith(_:continuation:file:line:)`` derives from a pending task: it carries the
+/// caller's closure itself and the task that closure receives, so a closure that captures something
+/// costs no context box around it (``ContinuationTask`` wraps its closure in a step).
+@usableFromInline
+final class ContinueWithTask<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
+    // `@unchecked Sendable`: `continuation` and `source` are set in `init`, before the task is shared,
+    // and taken once in `fire()`, the body of the one callback `continueWith` registers on the source: a
+    // callback runs at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which
+    // destroys what is left, runs after the last reference, the callback's included, is gone. For the
+    // same reason no two accesses overlap, so the runtime's exclusivity check is skipped.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var continuation: (@Sendable (Task<Source>) throws -> TResult)?
+
+    /// The task continued from, which `continuation` receives.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var source: Task<Source>?
+
+    @inlinable
+    init(source: Task<Source>, continuation: @escaping @Sendable (Task<Source>) throws -> TResult) {
+        self.continuation = continuation
+        self.source = source
+        super.init(pending: ())
+    }
+
+    /// ``Task/init(resolver:)``, which every subclass must provide: the face never makes a continuation
+    /// this way. The task has no closure and no source, and `resolver` completes it.
+    @usableFromInline
+    required init(
+        resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
+    ) {
+        continuation = nil
+        source = nil
+        super.init(pending: ())
+        resolver { [self] result in
+            if !complete(result) {
+                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
+            }
+        }
+    }
+
+    /// Runs the closure with the source, once it has completed, and completes this task with its
+    /// outcome, releasing both (the closure and what it captured, and the source) as soon as it has run.
+    @inlinable
+    func fire() {
+        guard let continuation = continuation.take(), let source = source.take() else { return }
+        complete(settle { try continuation(source) })
     }
 }

@@ -130,6 +130,28 @@ struct TaskTests {
         #expect(next !== inner.task)
     }
 
+    /// Generic code that makes a task of its input's own class (BrightFutures' `AsyncType` extensions do,
+    /// with `Self { complete in … }`) gets a task that its resolver completes, whichever continuation
+    /// made the input.
+    @Test(arguments: Entry.allCases)
+    func aTaskOfEveryKindMakesATaskOfItsClassThatItsResolverCompletes(_ entry: Entry) {
+        let (task, complete) = entry.task(.success(1))
+        let inputs: [Task<Int>] = [
+            task,
+            task.continueWith(.immediate) { $0.result! + 1 },
+            task.continueWithTask(.immediate) { Task($0.result! + 1) },
+            task.continueOnSuccessWith(.immediate) { $0 + 1 },
+            task.continueOnErrorWith(.immediate) { (_: any Error) in 0 },
+        ]
+        for input in inputs {
+            let made = type(of: input).init(resolver: { complete in complete(.success(5)) })
+            #expect(type(of: made) == type(of: input))
+            #expect(made.result == 5)
+        }
+        complete()
+        #expect(inputs.map(\.result) == [1, 2, 2, 2, 1])
+    }
+
     @Test(arguments: Entry.allCases)
     func aContinuationRunsOnItsExecutor(_ entry: Entry) async throws {
         let queue = DispatchQueue(label: "bolts.executor")

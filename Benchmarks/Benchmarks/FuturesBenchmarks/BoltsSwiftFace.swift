@@ -1,5 +1,6 @@
 import Benchmark
 import BoltsSwift
+import Futures
 import FuturesWorkloads
 
 // W1 and W2s on the BoltsSwift face (`import BoltsSwift`: Bolts-Swift's `Task` class), to compare with
@@ -38,5 +39,24 @@ func registerBoltsSwiftFace() {
             source.set(result: 1)
         }
         check(sum.current == benchmark.scaledIterations.count, "W2sBoltsSwift.Futures lost continuations")
+    }
+
+    // W2sMapObserver: W2s on the core with the observer written as Bolts-Swift must write it, a fourth
+    // step that returns a new (Void) future, where W2s's `onComplete` returns none. The work of
+    // W2sBoltsSwift on the core, to tell the face's own cost from the cost of its API.
+    Benchmark("W2sMapObserver.Futures", configuration: Config.kilo()) { benchmark in
+        let sum = AtomicCounter()
+        for _ in benchmark.scaledIterations {
+            let promise = Promise<Int, any Error>()
+            promise.future
+                .map(immediateExecutionContext) { $0 + 1 }
+                .map(immediateExecutionContext) { $0 + 1 }
+                .map(immediateExecutionContext) { $0 + 1 }
+                .map(immediateExecutionContext) { value in
+                    if value == 4 { sum.increment() }
+                }
+            promise.success(1)
+        }
+        check(sum.current == benchmark.scaledIterations.count, "W2sMapObserver.Futures lost callbacks")
     }
 }

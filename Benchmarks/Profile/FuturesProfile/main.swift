@@ -31,6 +31,20 @@ case "W1BoltsSwift":
     boltsSwiftW1(count)
 case "W2sBoltsSwift":
     boltsSwiftW2s(count)
+case "W2sBoltsSwiftCounting":
+    boltsSwiftW2sCounting(count)
+case "W2sCounting":  // W2s as the benchmark runs it: the observer captures a counter
+    let sum = ObserverCount()
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        promise.future
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { $0 + 1 }
+            .onComplete(immediateExecutionContext) { if case .success(let v) = $0, v == 4 { sum.n += 1 } }
+        promise.success(1)
+    }
+    consume(sum.n)
 case "W1":
     for _ in 0..<count {
         Future<Int, Never>(value: 1)
