@@ -246,10 +246,13 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable, Value.Er
 }
 
 extension AsyncType where Value: ResultProtocol, Value.Value: Sendable, Value.Error == BrightFuturesError<Never> {
-    /// Every case kept, with any `external` type (the core's `promoteError()` of `BrightFuturesError<Never>`).
+    /// Every case kept, with any `external` type (the core's `promoteError()` of `BrightFuturesError<Never>`),
+    /// recorded as a step at the caller's `file` and `line`.
     @_disfavoredOverload
-    public func promoteError<E>() -> Future<Value.Value, BrightFuturesError<E>> {
-        coreFuture.promoteError()
+    public func promoteError<E>(
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Future<Value.Value, BrightFuturesError<E>> {
+        coreFuture.promoteError(file: file, line: line)
     }
 }
 

@@ -158,7 +158,19 @@ extension AsyncType {
     }
 
     /// Logs the completion through `logger` on `c`, then completes the returned value with this one's
-    /// (the core's `Future.debug(_:logger:file:line:function:context:)`).
+    /// (the core's `Future.debug(_:logger:file:line:function:context:fileID:)`).
+    ///
+    /// On a core `Future` the returned one is an `andThen` step at the caller's `fileID` and `line`.
+    ///
+    /// - Parameters:
+    ///   - identifier: Names the value in the message; `nil` names it by `file`, `line` and `function`.
+    ///   - logger: Builds and writes the message; BrightFutures' ``Logger`` if omitted.
+    ///   - file: The caller's file path, for the message (leave the default).
+    ///   - line: The caller's line, for the message and the step (leave the default).
+    ///   - function: The caller's function, for the message (leave the default).
+    ///   - c: Where the message is logged; ``defaultContext()`` if omitted.
+    ///   - fileID: The caller's file, where the step is recorded (leave the default).
+    /// - Returns: A value with this one's, completed after the message is logged.
     @_disfavoredOverload
     public func debug(
         _ identifier: String? = nil,
@@ -166,12 +178,17 @@ extension AsyncType {
         file: String = #file,
         line: UInt = #line,
         function: String = #function,
-        context c: @escaping ExecutionContext = defaultContext()
+        context c: @escaping ExecutionContext = defaultContext(),
+        fileID: StaticString = #fileID
     ) -> Self {
-        andThen(context: c) { value in
-            logger.log(
-                message: logger.message(for: value, with: identifier, file: file, line: line, function: function))
-        }
+        andThen(
+            context: c,
+            callback: { value in
+                logger.log(
+                    message: logger.message(for: value, with: identifier, file: file, line: line, function: function))
+            },
+            file: fileID,
+            line: line)
     }
 }
 

@@ -113,9 +113,12 @@ extension Future {
         line: UInt = #line,
         filter: @escaping @Sendable (T) throws -> Bool
     ) -> Future<T> {
-        map(context: context, cancelToken: cancelToken, file: file, line: line) { value in
-            guard try filter(value) else { throw FuturesError.noSuchElement }
-            return value
+        derived(context, cancelToken, step: "withFilter", file: file, line: line) { result, future in
+            future.complete(
+                Self.mapped(result) { value in
+                    guard try filter(value) else { throw FuturesError.noSuchElement }
+                    return value
+                })
         }
     }
 

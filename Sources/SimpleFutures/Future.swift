@@ -46,27 +46,38 @@ public struct Future<T: Sendable>: Sendable {
     }
 
     /// Creates a future that completes with `dependent`'s result; the hand-over runs on `context`.
+    ///
+    /// It is one consumer of `dependent` (a cancellation request on it is passed on as that consumer's
+    /// ask) and a step named `Future` at the caller's `file` and `line` (failure traces, the
+    /// pending-futures report): the core's `Future(context:dependent:file:line:)`.
     @inlinable
-    public init(context: ExecutionContext = QueueContext.futuresDefault, dependent: Future<T>) {
-        self.init()
-        completeWith(context: context, future: dependent)
+    public init(
+        context: ExecutionContext = QueueContext.futuresDefault,
+        dependent: Future<T>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        self.init(Futures.Future(context: context, dependent: dependent.base, file: file, line: line))
     }
 
     /// Creates a pending future and lets `resolver` complete it: `resolver` runs at once, on the calling
     /// thread, with a completion function that may be called from any thread (the first call wins).
     ///
     /// - Parameters:
-    ///   - file: Where a later call of the completion function is reported
+    /// The future is listed in failure traces and the pending-futures report as `Future`, made at
+    /// `file`:`line`.
+    ///
+    /// - Parameters:
+    ///   - file: Where the future is recorded and a later call of the completion function is reported
     ///     (`FuturesDiagnostic.futureCompletedTwice`); the caller's file if omitted.
-    ///   - line: The line for that report; the caller's line if omitted.
+    ///   - line: The line for that record and report; the caller's line if omitted.
     ///   - resolver: Runs at once with the completion function.
-    @inlinable
     public init(
         file: StaticString = #fileID,
         line: UInt = #line,
         resolver: (@escaping @Sendable (Try<T>) -> Void) -> Void
     ) {
-        self.init()
+        self.init(Futures.Future<T, any Error>.produced("Future", file: file, line: line))
         let base = self.base
         resolver { result in Future(base).complete(result, reportingAt: file, line: line) }
     }

@@ -22,6 +22,11 @@ private enum Boom: Error {
 private let now = BrightFutures.immediateExecutionContext
 private let thisFile = "BrightFuturesTests/EveryWayToMakeAFutureTests.swift"
 
+/// A logger for the `debug` row that writes nothing.
+private struct SilentLogger: LoggerType {
+    func log(message: String) {}
+}
+
 /// A `Future<Int, Boom>` as generic code sees it: only BrightFutures' `AsyncType` members apply.
 private protocol IntFace: AsyncType where Value == Result<Int, Boom> {}
 extension Future: IntFace where T == Int, E == Boom {}
@@ -90,6 +95,8 @@ private let ways: [Way] = [
     Way("andThen", #line) { Made(face: face($0).andThen(context: now) { _ in }) },
     Way("andThen", #line) { Made(face: face($0).andThen { _ in }) },
     Way("andThen", #line) { Made(face: face($0.map(now) { $0 }).andThen(context: now) { _ in }) },
+    Way("andThen", #line) { Made(face: face($0).debug(logger: SilentLogger(), context: now)) },
+    Way("promoteError", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, BrightFuturesError<Never>> { Made(a.promoteError() as Future<Int, BrightFuturesError<Boom>>) }; return row($0.mapError(now) { _ in BrightFuturesError<Never>.noSuchElement }) },
     Way("delay", #line, failsAtOnce: false) { Made(face: face($0).delay(.seconds(3_600))) },
     Way("delay", #line, failsAtOnce: false) { Made(face: face($0).delay(.global(), interval: .seconds(3_600))) },
     Way("zip", #line) { Made(face($0).zip(Future<Int, Boom>(value: 1))) },

@@ -12,17 +12,23 @@ public func future<T: Sendable>(_ task: @autoclosure () -> T) -> Future<T, any E
 
 /// Runs `task` on `context` and returns a future of its value, or of the error it throws.
 ///
+/// The future is listed in failure traces and the pending-futures report as `future`, made at the
+/// caller's `file` and `line`. A cancellation request on it does not stop `task`.
+///
 /// - Parameters:
 ///   - context: Where `task` runs; ``defaultContext()`` if omitted (SimpleFutures used
 ///     `QueueContext.futuresDefault`, see ``ExecutionContext/futuresDefault``).
 ///   - task: The work; it runs once.
+///   - file: The caller's file, where the future is recorded (leave the default).
+///   - line: The caller's line, where the future is recorded (leave the default).
 /// - Returns: A future completed with `task`'s result.
-@inlinable
 public func future<T: Sendable>(
     context: ExecutionContext = defaultContext(),
-    _ task: @escaping @Sendable () throws -> T
+    _ task: @escaping @Sendable () throws -> T,
+    file: StaticString = #fileID,
+    line: UInt = #line
 ) -> Future<T, any Error> {
-    let future = Future<T, any Error>()
+    let future = Future<T, any Error>.produced("future", file: file, line: line)
     context.execute { future.complete(Result { try task() }) }
     return future
 }

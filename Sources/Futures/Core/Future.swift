@@ -305,10 +305,20 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
         self.init(file: #fileID, line: #line, resolver: resolver)
     }
 
-    /// Creates a future that completes with the same result as `other`.
-    public convenience init(other: Future<T, E>) {
+    /// Creates a future that completes with the same result as `other`, on the thread that completes
+    /// `other` (at once when `other` has completed).
+    ///
+    /// The future is a step named `Future` at the caller's `file` and `line` (failure traces, the
+    /// pending-futures report), and one consumer of `other`: a cancellation request on it is passed on
+    /// to `other` as that consumer's ask.
+    ///
+    /// - Parameters:
+    ///   - other: The future whose result this one takes.
+    ///   - file: The caller's file, where the step is recorded (leave the default).
+    ///   - line: The caller's line, where the step is recorded (leave the default).
+    public convenience init(other: Future<T, E>, file: StaticString = #fileID, line: UInt = #line) {
         self.init()
-        completeWith(other)
+        depend(on: other, link: .step("Future", file: file, line: line)) { [self] result in self.complete(result) }
     }
 
     // MARK: - State

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Traces are recorded only while failure tracing is on — for the process
 /// (``FuturesDiagnostics/failureTracing``) or for a task (``FuturesDiagnostics/withFailureTracing(_:)``)
-/// — and only for futures created meanwhile. Read one with ``Future/failureTrace``; ``Future/debug(_:logger:file:line:function:context:)-(_,_,_,_,_,ExecutionContext)``
+/// — and only for futures created meanwhile. Read one with ``Future/failureTrace``; ``Future/debug(_:logger:file:line:function:context:fileID:)-(_,_,_,_,_,ExecutionContext,_)``
 /// prints it for a failure.
 ///
 /// ```swift

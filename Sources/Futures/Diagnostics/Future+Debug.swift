@@ -10,32 +10,60 @@ extension Future {
     /// When this future fails and has a ``FailureTrace`` (failure tracing was on when it was created, see
     /// ``FuturesDiagnostics/failureTracing``), a second line follows the message: `failure trace: ` and
     /// the trace, from the producer to this future.
+    ///
+    /// The returned future is a step named `debug` at the caller's `fileID` and `line` in failure traces
+    /// and the pending-futures report, and one consumer of this future: a cancellation request on it is
+    /// passed on as that consumer's ask.
+    ///
+    /// - Parameters:
+    ///   - identifier: Names the future in the message; `nil` names it by `file`, `line` and `function`.
+    ///   - logger: Builds and writes the message; ``PrintLogger`` if omitted.
+    ///   - file: The caller's file path, for the message (leave the default).
+    ///   - line: The caller's line, for the message and the step (leave the default).
+    ///   - function: The caller's function, for the message (leave the default).
+    ///   - context: Where the message is logged; ``defaultContext()`` if omitted.
+    ///   - fileID: The caller's file, where the step is recorded (leave the default).
+    /// - Returns: A future with this future's result, completed after the message is logged.
     public func debug(
         _ identifier: String? = nil,
         logger: any LoggerType = PrintLogger(),
         file: String = #file,
         line: UInt = #line,
         function: String = #function,
-        context: ExecutionContext = defaultContext()
+        context: ExecutionContext = defaultContext(),
+        fileID: StaticString = #fileID
     ) -> Future<T, E> {
         let traced = FailureTracing.isLive ? FailureTracing.node(of: self) : nil
-        return andThen(context: context) { result in
+        return derive(context, step: "debug", file: fileID, line: line) { result, future in
             var message = logger.message(for: result, with: identifier, file: file, line: line, function: function)
             if let traced, case .failure = result { message += "\nfailure trace: \(traced.trace())" }
             logger.log(message: message)
+            future.complete(result)
         }
     }
 
-    /// `debug(_:logger:file:line:function:context:)` on the context function `context`.
+    /// `debug(_:logger:file:line:function:context:fileID:)` on the context function `context`.
+    ///
+    /// - Parameters:
+    ///   - identifier: Names the future in the message; `nil` names it by `file`, `line` and `function`.
+    ///   - logger: Builds and writes the message; ``PrintLogger`` if omitted.
+    ///   - file: The caller's file path, for the message (leave the default).
+    ///   - line: The caller's line, for the message and the step (leave the default).
+    ///   - function: The caller's function, for the message (leave the default).
+    ///   - context: Where the message is logged.
+    ///   - fileID: The caller's file, where the step is recorded (leave the default).
+    /// - Returns: A future with this future's result, completed after the message is logged.
     public func debug(
         _ identifier: String? = nil,
         logger: any LoggerType = PrintLogger(),
         file: String = #file,
         line: UInt = #line,
         function: String = #function,
-        context: @escaping ExecutionContextFunction
+        context: @escaping ExecutionContextFunction,
+        fileID: StaticString = #fileID
     ) -> Future<T, E> {
         debug(
-            identifier, logger: logger, file: file, line: line, function: function, context: ExecutionContext(context))
+            identifier, logger: logger, file: file, line: line, function: function, context: ExecutionContext(context),
+            fileID: fileID)
     }
 }

@@ -1,4 +1,4 @@
-/// Where `Future/debug(_:logger:file:line:function:context:)` sends its messages.
+/// Where `Future/debug(_:logger:file:line:function:context:fileID:)` sends its messages.
 ///
 /// Implement ``log(message:)``; override ``message(for:with:file:line:function:)`` to change the text.
 public protocol LoggerType: Sendable {

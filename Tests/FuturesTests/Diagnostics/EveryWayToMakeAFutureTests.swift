@@ -25,6 +25,11 @@ private let now = immediateExecutionContext
 private let nowFunction: ExecutionContextFunction = { $0() }
 private let thisFile = "FuturesTests/EveryWayToMakeAFutureTests.swift"
 
+/// A logger for the `debug` rows that writes nothing.
+private struct SilentLogger: LoggerType {
+    func log(message: String) {}
+}
+
 /// A future made by one row, with what the checks need of it, whatever its types.
 private struct Made {
     let requestCancellation: @Sendable () -> Void
@@ -143,6 +148,10 @@ private let ways: [Way] = [
     Way("promoteError", #line, failsAtOnce: false) { Made($0.recover(now) { _ in 0 }.promoteError() as Future<Int, Boom>) },
     Way("promoteValue", #line) { Made($0.flatMap(now) { _ in Future<Never, Boom>() }.promoteValue() as Future<Int, Boom>) },
     Way("flatten", #line) { Made($0.map(now) { Future<Int, Boom>(value: $0) }.flatten()) },
+    Way("promoteError", #line, failingWith: BrightFuturesError<Never>.noSuchElement) { Made($0.promoteError() as Future<Int, BrightFuturesError<Boom>>) },
+    Way("debug", #line) { Made($0.debug(logger: SilentLogger(), context: now)) },
+    Way("debug", #line) { Made($0.debug(logger: SilentLogger(), context: nowFunction)) },
+    Way("Future", #line) { Made(Future(other: $0)) },
     Way("delay", #line, failsAtOnce: false) { Made($0.delay(for: .seconds(3_600))) },
     Way("delay", #line, failsAtOnce: false) { Made($0.delay(for: .seconds(3_600), failingWith: .boom)) },
     Way("delay", #line, failsAtOnce: false) { Made($0.delay(.global(), interval: .seconds(3_600))) },
@@ -379,6 +388,7 @@ private let producers: [Producer] = [
     Producer("Future", #line) { stored(1) { slot in Futures.materialize { (completion: @escaping @Sendable (Int?, Boom?) -> Void) in slot.set { completion(try? $0.get(), nil) } } } },
     Producer("Future", #line) { stored(1) { slot in future(method: { (completion: @escaping @Sendable (Int?, (any Error)?) -> Void) in slot.set { completion(try? $0.get(), nil) } }) } },
     Producer("Future", #line) { let future = Future<Int, Boom>(value: 1, delay: .seconds(3_600)); return Produced(future: Made(future), asked: nil, finish: {}) },
+    Producer("future", #line) { let queue = suspendedQueue(); return Produced(future: Made(future(context: ExecutionContext(queue: queue)) { 1 }), asked: nil, finish: { queue.resume() }) },
     Producer("Promise", #line) { let promise = Promise<Int, Boom>(progressTotal: 1); return Produced(future: Made(promise.future), asked: nil, finish: { promise.success(1) }) },
     Producer("submit", #line) { failsOnRequest(limiter.submit { Future<Int, Boom>(cancellable: { complete in { complete(.failure(.boom)) } }) }) },
     Producer("submit", #line) { failsOnRequest(limiter.submit { () async throws(any Error) -> Int in try await Task.sleep(for: .seconds(3_600)); return 1 }) },
