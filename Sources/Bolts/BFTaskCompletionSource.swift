@@ -30,10 +30,11 @@ import Futures
 public final class BFTaskCompletionSource<T: Sendable>: Sendable {
     @usableFromInline let promise: Promise<T, any Error>
 
-    /// Creates a source with a pending task. `file` and `line` name it in diagnostics.
+    /// Creates a source with a pending task. `file` and `line` name it in diagnostics: failure traces and
+    /// the pending-futures report name the task `BFTaskCompletionSource` there.
     @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
-        self.promise = Promise(file: file, line: line)
+        self.promise = Promise(producer: "BFTaskCompletionSource", file: file, line: line)
     }
 
     /// The task this source completes.

@@ -220,8 +220,8 @@ where
     public func flatten(
         file: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value.Value.Value.Value, Value.Error> {
-        if let inner = Value.Value.self as? any AsyncTypeLinking.Type,
-            let flattened = inner.linkedFlatten(self, file: file, line: line)
+        if let outer = self as? any AsyncTypeLinking,
+            let flattened = outer.linkedFlatten(Value.Value.Value.Value.self, file: file, line: line)
                 as? Future<Value.Value.Value.Value, Value.Error>
         {
             return flattened

@@ -6,9 +6,12 @@ import Dispatch
 /// caller's file and line in a failure trace, asking it as one consumer.
 ///
 /// The value types are erased, so that generic code over any `AsyncType` can call them. The `Self`-returning
-/// ones take the static type the caller returns (`expecting`) and return `nil` unless it is `Future<T, E>`
-/// itself: a subclass's `Self` is not what the core's combinators make, and the caller then builds its value
-/// from `onComplete` instead.
+/// ones take the static type the caller returns (`expecting`): for `Future<T, E>` itself they return the
+/// core combinator's future; for a subclass of it (a face's own cell class, such as BoltsSwift's `Task`),
+/// whose `Self` the core's combinators do not make, a new value of the subclass that takes the core
+/// combinator's result as one consumer of it (`completeWith`), so that it stays linked to its input through
+/// that future; for any other type `nil`, before anything runs, and the caller builds its value from
+/// `onComplete` instead.
 protocol AsyncTypeLinking {
     /// The core's `andThen(context:callback:file:line:)`; `callback` gets the `Result`.
     func linkedAndThen(
@@ -25,37 +28,68 @@ protocol AsyncTypeLinking {
     /// The core's `firstCompleted(file:line:)` of `all`, when every element is a future of this type.
     static func linkedFirstCompleted(expecting: Any.Type, _ all: [Any], file: StaticString, line: UInt) -> Any?
 
-    /// The core's `flatten(file:line:)` of `outer`, when it is a `Future` of futures of this type with the
-    /// same error type.
-    static func linkedFlatten(_ outer: Any, file: StaticString, line: UInt) -> Any?
+    /// The core's `flatten(file:line:)` of this future, when its values are core futures of `U` with its
+    /// error type (`Future<U, E>` itself or a subclass of it).
+    func linkedFlatten<U: Sendable>(_: U.Type, file: StaticString, line: UInt) -> Any?
 }
 
 extension Future: AsyncTypeLinking {
+    /// The future `make` makes (a core combinator's, from this type's futures) as a value of `expecting`, as
+    /// ``AsyncTypeLinking`` says: itself, or a value of the subclass `expecting` that follows it; `nil`, and
+    /// `make` is not called, when `expecting` is not this class or a subclass of it.
+    static func linked(_ expecting: Any.Type, _ make: () -> Future<T, E>) -> Any? {
+        if expecting == Future<T, E>.self { return make() }
+        guard let subclass = expecting as? Future<T, E>.Type else { return nil }
+        // `Self { _ in }`, as generic code over `AsyncType` makes a pending value of the subclass.
+        let value = subclass.init(resolver: { _ in })
+        value.completeWith(make())
+        return value
+    }
+
     func linkedAndThen(
         expecting: Any.Type, _ context: @escaping ExecutionContext, _ callback: @escaping @Sendable (Any) -> Void,
         file: StaticString, line: UInt
     ) -> Any? {
-        guard expecting == Future<T, E>.self else { return nil }
-        return andThen(context: context, callback: { callback($0) }, file: file, line: line)
+        Self.linked(expecting) { andThen(context: context, callback: { callback($0) }, file: file, line: line) }
     }
 
     func linkedDelay(
         expecting: Any.Type, _ queue: DispatchQueue?, _ interval: DispatchTimeInterval, file: StaticString,
         line: UInt
     ) -> Any? {
-        guard expecting == Future<T, E>.self else { return nil }
-        guard let queue else { return delay(interval, file: file, line: line) }
-        return delay(queue, interval: interval, file: file, line: line)
+        Self.linked(expecting) {
+            guard let queue else { return delay(interval, file: file, line: line) }
+            return delay(queue, interval: interval, file: file, line: line)
+        }
     }
 
     static func linkedFirstCompleted(expecting: Any.Type, _ all: [Any], file: StaticString, line: UInt) -> Any? {
         let futures = all.compactMap { $0 as? Future<T, E> }
-        guard expecting == Future<T, E>.self, futures.count == all.count else { return nil }
-        return futures.firstCompleted(file: file, line: line)
+        guard futures.count == all.count else { return nil }
+        return linked(expecting) { futures.firstCompleted(file: file, line: line) }
     }
 
-    static func linkedFlatten(_ outer: Any, file: StaticString, line: UInt) -> Any? {
-        guard let outer = outer as? Future<Future<T, E>, E> else { return nil }
-        return outer.flatten(file: file, line: line)
+    /// Values of `Future<U, E>` itself take the core's `flatten`; values of a subclass of it (a face's own
+    /// cell class), which that method's `T == Future<U, E>` cannot take, get its steps here, through the
+    /// same primitives (`derive`, `completeWith`, `following`).
+    func linkedFlatten<U: Sendable>(_: U.Type, file: StaticString, line: UInt) -> Any? {
+        if let outer = self as? Future<Future<U, E>, E> { return outer.flatten(file: file, line: line) }
+        guard T.self is Future<U, E>.Type else { return nil }
+        // `T` is a subclass of `Future<U, E>`: every value is one.
+        let inner: @Sendable (T) -> Future<U, E> = { unsafeDowncast($0 as AnyObject, to: Future<U, E>.self) }
+        if let flattened = ifCompleted({ result -> Future<U, E> in
+            switch result {
+            case .success(let value): return Future<U, E>.following(inner(value))
+            case .failure(let error): return Future<U, E>(error: error)
+            }
+        }) {
+            return flattened
+        }
+        return derive(Futures.immediateExecutionContext, step: "flatten", file: file, line: line) { result, future in
+            switch result {
+            case .success(let value): future.completeWith(inner(value))
+            case .failure(let error): future.complete(.failure(error))
+            }
+        }
     }
 }

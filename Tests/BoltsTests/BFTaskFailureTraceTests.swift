@@ -18,7 +18,7 @@ struct BFTaskFailureTraceTests {
             let here = #fileID
             #expect(
                 thrown.future.failureTrace?.steps == [
-                    FailureTrace.Step(name: "Promise", file: here, line: s),
+                    FailureTrace.Step(name: "BFTaskCompletionSource", file: here, line: s),
                     FailureTrace.Step(name: "continueOnSuccessWith", file: here, line: p),
                     FailureTrace.Step(name: "continueWith", file: here, line: t),
                 ])
@@ -38,7 +38,7 @@ struct BFTaskFailureTraceTests {
             #expect(last.error is Boom)
             #expect(
                 last.future.failureTrace?.steps == [
-                    FailureTrace.Step(name: "Promise", file: here, line: i),
+                    FailureTrace.Step(name: "BFTaskCompletionSource", file: here, line: i),
                     FailureTrace.Step(name: "continueOnSuccessWithTask", file: here, line: c),
                     FailureTrace.Step(name: "continueOnSuccessWith", file: here, line: l),
                 ])

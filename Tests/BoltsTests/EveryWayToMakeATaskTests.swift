@@ -1,5 +1,4 @@
 import Bolts
-import Synchronization
 import Testing
 
 @testable import Futures
@@ -13,7 +12,8 @@ import Testing
 // - passes a cancellation request on to its input as one consumer's ask (shared work that another
 //   consumer still waits for keeps running).
 // The tables hold one row per way; each row's call is on the row's own line, so that the row's `#line`
-// is the line the face records.
+// is the line the face records. The checks are the ones every task face shares (`TaskFace` in
+// FuturesTestSupport); this file gives them the face's dialect.
 
 private enum Boom: Error {
     case boom
@@ -21,20 +21,17 @@ private enum Boom: Error {
 
 private let thisFile = "BoltsTests/EveryWayToMakeATaskTests.swift"
 
-/// A task made by one row, with what the checks need of it, whatever its type.
-private struct Made {
-    let requestCancellation: @Sendable () -> Void
-    let failureTrace: @Sendable () -> FailureTrace?
-    let keep: AnyObject
+/// A row's task, as the shared checks see it.
+private typealias Made = MadeTask
+/// One public way to make a task from an input task.
+private typealias Way = TaskWay<BFTask<Int>>
+/// One public way to make a task without an input task: it runs on the executor it is given.
+private typealias Producer = TaskProducer<BFExecutor>
 
-    init<T>(_ task: BFTask<T>) {
-        let future = task.future
-        requestCancellation = { future.requestCancellation() }
-        failureTrace = {
-            _ = future.result  // looked at: no unobserved-failure report
-            return future.failureTrace
-        }
-        keep = future
+extension MadeTask {
+    /// A row's `BFTask`, as its core future.
+    fileprivate init<T>(_ task: BFTask<T>) {
+        self.init(task.future)
     }
 }
 
@@ -42,21 +39,6 @@ private struct Made {
 private func passedOn(_ task: BFTask<Int>) throws -> Int {
     if let error = task.error { throw error }
     return task.result ?? 0
-}
-
-/// One public way to make a task from an input task.
-private struct Way: Sendable, CustomTestStringConvertible {
-    let step: String
-    let line: Int
-    let make: @Sendable (BFTask<Int>) -> Made
-
-    init(_ step: String, _ line: Int, _ make: @escaping @Sendable (BFTask<Int>) -> Made) {
-        self.step = step
-        self.line = line
-        self.make = make
-    }
-
-    var testDescription: String { "\(step) (line \(line))" }
 }
 
 private let token = BFCancellationTokenSource().token
@@ -82,147 +64,67 @@ private let ways: [Way] = [
     Way("forCompletionOfAnyTask", #line) { Made(BFTask<any Sendable>(forCompletionOfAnyTask: [$0 as any BFTaskProtocol])) },
 ]
 
-/// An executor that keeps the closures it is given until ``runAll()``: a task made on it stays pending.
-private final class HeldWork: Sendable {
-    private let work = Mutex<[@Sendable () -> Void]>([])
-
-    var executor: BFExecutor {
-        BFExecutor { [self] closure in work.withLock { $0.append(closure) } }
-    }
-
-    func runAll() {
-        for closure in work.withLock({ work in
-            defer { work = [] }
-            return work
-        }) { closure() }
-    }
-}
-
-/// One public way to make a task without an input task: it runs on the executor it is given.
-private struct Producer: Sendable, CustomTestStringConvertible {
-    let step: String
-    let line: Int
-    /// Whether the made task faults when its closure runs (a delay succeeds).
-    let fails: Bool
-    let make: @Sendable (BFExecutor) -> Made
-
-    init(_ step: String, _ line: Int, fails: Bool = true, _ make: @escaping @Sendable (BFExecutor) -> Made) {
-        self.step = step
-        self.line = line
-        self.fails = fails
-        self.make = make
-    }
-
-    var testDescription: String { "\(step) (line \(line))" }
-}
-
 // swift-format-ignore
 private let producers: [Producer] = [
     Producer("BFTask", #line) { Made(BFTask<Int>(executor: $0) { () throws -> Int in throw Boom.boom }) },
     Producer("BFTask", #line) { Made(BFTask<Int>(executor: $0) { () throws -> BFTask<Int> in BFTask(error: Boom.boom) }) },
     Producer("delay", #line, fails: false) { _ in Made(BFTask(delay: 3_600_000)) },
+    Producer("BFTaskCompletionSource", #line) { let source = BFTaskCompletionSource<Int>(); $0.context.execute { source.set(error: Boom.boom) }; return Made(source.task) },
 ]
+
+/// Bolts' dialect, for the shared checks.
+private let face = TaskFace(
+    file: thisFile,
+    writeEnd: "BFTaskCompletionSource",
+    source: { BFTaskCompletionSource<Int>(file: $0, line: $1) },
+    task: { $0.task },
+    succeed: { $0.set(result: 1) },
+    fail: { $0.set(error: Boom.boom) },
+    faulted: { BFTask<Int>(error: Boom.boom) },
+    future: { $0.future },
+    immediate: BFExecutor.immediate,
+    holding: { held in BFExecutor { held.hold($0) } }
+)
 
 @Suite("Bolts: every way to make a BFTask, linked, named and asked through the core's primitives", .hangGuard())
 struct EveryWayToMakeATaskTests {
     @Test(arguments: ways)
     fileprivate func aRequestReachesTheInputAsOneConsumersAsk(_ way: Way) {
-        let source = BFTaskCompletionSource<Int>()
-        let asked = Atomic<Int>(0)
-        source.task.future.onCancellationRequested { asked.add(1, ordering: .relaxed) }
-        let other = source.task.future.consumer()
-        let made = way.make(source.task)
-        made.requestCancellation()
-        // Another consumer still waits: the made task's request is one ask, not a request.
-        #expect(asked.load(ordering: .relaxed) == 0)
-        other.requestCancellation()
-        // Every consumer has asked now.
-        #expect(asked.load(ordering: .relaxed) == 1)
-        source.set(error: Boom.boom)
-        // Looked at: no unobserved-failure report.
-        _ = (made.failureTrace(), other.result, source.task.future.result)
+        face.expectARequestReachesTheInputAsOneConsumersAsk(way)
     }
 
     @Test(arguments: ways)
     fileprivate func theFailureTraceNamesTheStepAtItsCallersLine(_ way: Way) {
-        FuturesDiagnostics.withFailureTracing {
-            // A pending input that faults later.
-            let source = BFTaskCompletionSource<Int>()
-            let made = way.make(source.task)
-            source.set(error: Boom.boom)
-            expectEndsWithTheStep(made.failureTrace(), way.step, way.line)
-            // An input that has faulted already.
-            expectEndsWithTheStep(way.make(BFTask(error: Boom.boom)).failureTrace(), way.step, way.line)
-        }
+        face.expectTheFailureTraceNamesTheStepAtItsCallersLine(way)
     }
 
     @Test(arguments: producers)
     fileprivate func theFailureTraceOfAProducerNamesItsStepAtItsCallersLine(_ producer: Producer) {
-        guard producer.fails else { return }
+        face.expectTheFailureTraceOfAProducerNamesItsStepAtItsCallersLine(producer)
+    }
+
+    /// A task made completed (`init(result:)`, `init(error:)`, `cancelled()`) records what the core's
+    /// completed future records: no producer step, so a faulted one has no failure trace, as
+    /// `Future(error:)` has none.
+    @Test func aTaskMadeCompletedRecordsWhatTheCoresCompletedFutureRecords() {
         FuturesDiagnostics.withFailureTracing {
-            // Run at once.
-            expectEndsWithTheStep(producer.make(.immediate).failureTrace(), producer.step, producer.line)
-            // Run later.
-            let held = HeldWork()
-            let made = producer.make(held.executor)
-            held.runAll()
-            expectEndsWithTheStep(made.failureTrace(), producer.step, producer.line)
+            let core = Future<Int, any Error>(error: Boom.boom)
+            let faulted = BFTask<Int>(error: Boom.boom)
+            let cancelled = BFTask<Int>.cancelled()
+            let succeeded = BFTask<Int>(result: 1)
+            _ = (core.result, faulted.future.result, cancelled.future.result)
+            #expect(core.failureTrace == nil)
+            #expect(faulted.future.failureTrace == core.failureTrace)
+            #expect(cancelled.future.failureTrace == core.failureTrace)
+            #expect(succeeded.future.failureTrace == nil)
         }
     }
 
+    /// Tracking is process-wide, so it is turned on in a child process of its own.
     @Test func theReportListsEachTaskAtItsCallersLine() async {
         await #expect(processExitsWith: .success) {
-            everyWayIsListedUnderItsInput()
-            everyProducerIsListed()
+            face.requireEveryWayIsListedUnderItsInput(ways)
+            face.requireEveryProducerIsListed(producers)
         }
-    }
-}
-
-private func expectEndsWithTheStep(_ trace: FailureTrace?, _ step: String, _ line: Int) {
-    expectTrace(trace, endsWith: step, at: thisFile, line: line)
-}
-
-/// In the child process of ``EveryWayToMakeATaskTests/theReportListsEachTaskAtItsCallersLine()``:
-/// tracking is process-wide, so it is turned on in a process of its own; checks with `precondition`.
-private func everyWayIsListedUnderItsInput() {
-    FuturesDiagnostics.tracksPendingFutures = true
-    for way in ways {
-        let source = BFTaskCompletionSource<Int>()
-        let sourceLine = UInt(#line - 1)
-        let made = way.make(source.task)
-        let chains = FuturesDiagnostics.pendingFutures()
-        let chain = chains.first { $0.site.line == sourceLine && $0.site.file == thisFile }
-        precondition(chain != nil, "\(way): no chain for its input in \(chains)")
-        let listed = chain!.dependents.first {
-            $0.site.name == way.step && $0.site.file == thisFile && $0.site.line == UInt(way.line)
-        }
-        precondition(listed != nil, "\(way) is not listed under its input: \(chain!)")
-        precondition(!listed!.waitsOn.isEmpty, "\(way) waits for nothing: \(chain!)")
-        source.set(result: 1)
-        withExtendedLifetime(made.keep) {}
-        precondition(
-            FuturesDiagnostics.pendingFutures().allSatisfy { $0.site.line != sourceLine },
-            "\(way) left a pending task: \(FuturesDiagnostics.pendingFutures())")
-    }
-}
-
-/// In the same child process: a task made on an executor that has not run its closure yet is listed at
-/// its caller's line, and is no longer once the closure has run (a delay stays pending).
-private func everyProducerIsListed() {
-    FuturesDiagnostics.tracksPendingFutures = true
-    for producer in producers {
-        let held = HeldWork()
-        let made = producer.make(held.executor)
-        let isListed = {
-            FuturesDiagnostics.pendingFutures().contains { chain in
-                ([chain.site] + chain.dependents.map(\.site)).contains {
-                    $0.name == producer.step && $0.file == thisFile && $0.line == UInt(producer.line)
-                }
-            }
-        }
-        precondition(isListed(), "\(producer) is not listed: \(FuturesDiagnostics.pendingFutures())")
-        held.runAll()
-        withExtendedLifetime(made.keep) {}
-        precondition(!producer.fails || !isListed(), "\(producer) left a pending task")
     }
 }

@@ -35,11 +35,19 @@ public final class Promise<T: Sendable, E: Error>: Sendable {
 
     /// Creates a promise with a pending future. `file` and `line` name it in diagnostics.
     @inlinable
-    public init(file: StaticString = #fileID, line: UInt = #line) {
+    public convenience init(file: StaticString = #fileID, line: UInt = #line) {
+        self.init(producer: "Promise", file: file, line: line)
+    }
+
+    /// A promise that is the write end of a face's task (Bolts' `BFTaskCompletionSource`), created at
+    /// `file`:`line`: its future is traced and listed as pending as made by `producer`, the face's name
+    /// for its write end.
+    @inlinable
+    package init(producer: StaticString, file: StaticString, line: UInt) {
         self.future = Future()
         self.siteFile = CallSite.File(file)
         self.siteLine = UInt32(truncatingIfNeeded: line)
-        if FailureTracing.isOn { FailureTracing.produced(self) }
+        future.recordProduced(producer, file: file, line: line)
     }
 
     deinit {

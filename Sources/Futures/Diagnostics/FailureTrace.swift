@@ -185,13 +185,6 @@ enum FailureTracing {
         }
     }
 
-    /// Records a promise's creation site on its future.
-    @usableFromInline
-    @inline(never)
-    static func produced<T, E>(_ promise: Promise<T, E>) {
-        produced(promise.future, name: "Promise", site: promise.site)
-    }
-
     /// Records that `future` was derived from `source` by step `name` at `file`:`line`, and notes (when
     /// `source` completes, before any callback runs) whether `source` failed.
     @usableFromInline
