@@ -68,8 +68,23 @@ extension AsyncType {
     }
 
     /// Creates a value that completes with `other`'s value, on the thread that completes `other`.
+    ///
+    /// When both are core futures this is the core's `Future(other:file:line:)`: the value is one consumer
+    /// of `other` (a cancellation request on it is passed on as that consumer's ask) and a step named
+    /// `Future` at the caller's `file` and `line` in failure traces and the pending-futures report.
+    ///
+    /// - Parameters:
+    ///   - other: The value whose value this one takes.
+    ///   - file: The caller's file, where the step is recorded (leave the default).
+    ///   - line: The caller's line, where the step is recorded (leave the default).
     @_disfavoredOverload
-    public init<A: AsyncType>(other: A) where A.Value == Value {
+    public init<A: AsyncType>(other: A, file: StaticString = #fileID, line: UInt = #line) where A.Value == Value {
+        if let linking = other as? any AsyncTypeLinking,
+            let follower = linking.linkedFollower(expecting: Self.self, file: file, line: line) as? Self
+        {
+            self = follower
+            return
+        }
         self.init { complete in other.onComplete(immediateExecutionContext, callback: complete) }
     }
 

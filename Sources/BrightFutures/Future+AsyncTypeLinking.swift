@@ -25,6 +25,9 @@ protocol AsyncTypeLinking {
         line: UInt
     ) -> Any?
 
+    /// The core's `Future(other:file:line:)` of this future: a value that follows it as one consumer.
+    func linkedFollower(expecting: Any.Type, file: StaticString, line: UInt) -> Any?
+
     /// The core's `firstCompleted(file:line:)` of `all`, when every element is a future of this type.
     static func linkedFirstCompleted(expecting: Any.Type, _ all: [Any], file: StaticString, line: UInt) -> Any?
 
@@ -51,6 +54,10 @@ extension Future: AsyncTypeLinking {
         file: StaticString, line: UInt
     ) -> Any? {
         Self.linked(expecting) { andThen(context: context, callback: { callback($0) }, file: file, line: line) }
+    }
+
+    func linkedFollower(expecting: Any.Type, file: StaticString, line: UInt) -> Any? {
+        Self.linked(expecting) { Future(other: self, file: file, line: line) }
     }
 
     func linkedDelay(

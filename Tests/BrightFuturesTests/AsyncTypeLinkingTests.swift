@@ -2,7 +2,7 @@ import BrightFutures
 import Synchronization
 import Testing
 
-// `AsyncType`'s `andThen`, `delay` (both forms), `flatten` and a sequence's `firstCompleted`, called from
+// `AsyncType`'s `andThen`, `delay` (both forms), `init(other:)`, `flatten` and a sequence's `firstCompleted`, called from
 // generic code as BrightFutures' users call them, on a core `Future` and on a subclass of it (as a face
 // makes its own: BoltsSwift's `Task`): the value they return has the outcome of its input, is of the
 // class the API promises (`Self`, the elements' type), and passes a cancellation request on to its input
@@ -27,7 +27,7 @@ private func pending<A: AsyncType>(_: A.Type) -> (value: A, complete: @Sendable 
 
 /// One of the `Self`-returning members, called through generic code.
 private enum Combinator: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case andThen, delay, delayOnQueue, firstCompleted
+    case andThen, delay, delayOnQueue, firstCompleted, initOther
 
     var testDescription: String { rawValue }
 
@@ -38,6 +38,7 @@ private enum Combinator: String, CaseIterable, Sendable, CustomTestStringConvert
         case .delay: input.delay(.milliseconds(5))
         case .delayOnQueue: input.delay(.global(), interval: .milliseconds(5))
         case .firstCompleted: [input].firstCompleted()
+        case .initOther: A(other: input)
         }
     }
 }

@@ -96,6 +96,7 @@ private let ways: [Way] = [
     Way("andThen", #line) { Made(face: face($0).andThen { _ in }) },
     Way("andThen", #line) { Made(face: face($0.map(now) { $0 }).andThen(context: now) { _ in }) },
     Way("andThen", #line) { Made(face: face($0).debug(logger: SilentLogger(), context: now)) },
+    Way("Future", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made(Future<Int, Boom>(other: a)) }; return row($0) },
     Way("promoteError", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, BrightFuturesError<Never>> { Made(a.promoteError() as Future<Int, BrightFuturesError<Boom>>) }; return row($0.mapError(now) { _ in BrightFuturesError<Never>.noSuchElement }) },
     Way("delay", #line, failsAtOnce: false) { Made(face: face($0).delay(.seconds(3_600))) },
     Way("delay", #line, failsAtOnce: false) { Made(face: face($0).delay(.global(), interval: .seconds(3_600))) },
