@@ -122,9 +122,10 @@ struct EveryWayToMakeATaskTests {
 
     /// Tracking is process-wide, so it is turned on in a child process of its own.
     @Test func theReportListsEachTaskAtItsCallersLine() async {
-        await #expect(processExitsWith: .success) {
+        let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             face.requireEveryWayIsListedUnderItsInput(ways)
             face.requireEveryProducerIsListed(producers)
         }
+        expectChildPassed(child)
     }
 }

@@ -220,7 +220,7 @@ extension TaskFace {
     }
 
     /// In a child process (tracking is process-wide, so it is turned on in a process of its own; checks
-    /// with `precondition`): each way's task is listed by the pending-futures report under its input, the
+    /// with `childRequire`): each way's task is listed by the pending-futures report under its input, the
     /// write end's task listed at the line it was created at, at the way's line; it waits on something; and
     /// nothing is left pending at the input's line once the input has completed.
     public func requireEveryWayIsListedUnderItsInput(_ ways: [TaskWay<Input>]) {
@@ -234,15 +234,15 @@ extension TaskFace {
             let chain = chains.first {
                 $0.site.name == writeEnd && $0.site.file == sourceFile && $0.site.line == sourceLine
             }
-            precondition(chain != nil, "\(way): no chain for its input in \(chains)")
+            childRequire(chain != nil, "\(way): no chain for its input in \(chains)")
             let listed = chain!.dependents.first {
                 $0.site.name == way.step && $0.site.file == file && $0.site.line == UInt(way.line)
             }
-            precondition(listed != nil, "\(way) is not listed under its input: \(chain!)")
-            precondition(!listed!.waitsOn.isEmpty, "\(way) waits for nothing: \(chain!)")
+            childRequire(listed != nil, "\(way) is not listed under its input: \(chain!)")
+            childRequire(!listed!.waitsOn.isEmpty, "\(way) waits for nothing: \(chain!)")
             succeed(source)
             withExtendedLifetime(made.keep) {}
-            precondition(
+            childRequire(
                 FuturesDiagnostics.pendingFutures().allSatisfy {
                     $0.site.file != sourceFile || $0.site.line != sourceLine
                 },
@@ -265,10 +265,10 @@ extension TaskFace {
                     }
                 }
             }
-            precondition(isListed(), "\(producer) is not listed: \(FuturesDiagnostics.pendingFutures())")
+            childRequire(isListed(), "\(producer) is not listed: \(FuturesDiagnostics.pendingFutures())")
             held.runAll()
             withExtendedLifetime(made.keep) {}
-            precondition(!producer.fails || !isListed(), "\(producer) left a pending task")
+            childRequire(!producer.fails || !isListed(), "\(producer) left a pending task")
         }
     }
 }

@@ -102,22 +102,17 @@ struct SimpleFuturesEveryWayTests {
     }
 
     @Test func theReportListsEachFutureUnderItsInputAtItsCallersLine() async {
-        // The child's `precondition` message, on its standard error, says which row failed.
         let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             everyWayIsListedUnderItsInput()
         }
-        if let child, child.exitStatus != .exitCode(0) {
-            Issue.record("\(String(decoding: child.standardErrorContent, as: UTF8.self))")
-        }
+        expectChildPassed(child)
     }
 
     @Test func theReportListsEachProducedFutureAsARootAtItsCallersLine() async {
         let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             everyProducerIsListedAsARoot()
         }
-        if let child, child.exitStatus != .exitCode(0) {
-            Issue.record("\(String(decoding: child.standardErrorContent, as: UTF8.self))")
-        }
+        expectChildPassed(child)
     }
 }
 
@@ -132,11 +127,11 @@ private func everyWayIsListedUnderItsInput() {
         let made = way.make(input)
         let chains = FuturesDiagnostics.pendingFutures()
         let chain = chains.first { $0.site.name == "Promise" && $0.site.line == inputLine }
-        precondition(chain != nil, "\(way): no chain for its input in \(chains)")
+        childRequire(chain != nil, "\(way): no chain for its input in \(chains)")
         let listed = chain!.dependents.first {
             $0.site.name == way.step && $0.site.file == thisFile && $0.site.line == UInt(way.line)
         }
-        precondition(listed != nil, "\(way) is not listed under its input: \(chain!)")
+        childRequire(listed != nil, "\(way) is not listed under its input: \(chain!)")
         promise.success(1)
         withExtendedLifetime(made.keep) {}
     }
@@ -196,7 +191,7 @@ private func everyProducerIsListedAsARoot() {
         let listed = chains.contains {
             $0.site.name == producer.step && $0.site.file == thisFile && $0.site.line == UInt(producer.line)
         }
-        precondition(listed, "\(producer) is not listed at its caller's line: \(chains)")
+        childRequire(listed, "\(producer) is not listed at its caller's line: \(chains)")
         made.finish()
         withExtendedLifetime(made.future) {}
     }

@@ -206,13 +206,10 @@ struct EveryWayToMakeAFutureTests {
     }
 
     @Test func theReportListsEachFutureUnderItsInputAtItsCallersLine() async {
-        // The child's `precondition` message, on its standard error, says which row failed.
         let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             everyWayIsListedUnderItsInput()
         }
-        if let child, child.exitStatus != .exitCode(0) {
-            Issue.record("\(String(decoding: child.standardErrorContent, as: UTF8.self))")
-        }
+        expectChildPassed(child)
     }
 
 }
@@ -231,13 +228,10 @@ struct EveryWayToProduceAFutureTests {
     }
 
     @Test func theReportListsEachProducedFutureAsARootAtItsCallersLine() async {
-        // The child's `precondition` message, on its standard error, says which row failed.
         let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             everyProducerIsListedAsARoot()
         }
-        if let child, child.exitStatus != .exitCode(0) {
-            Issue.record("\(String(decoding: child.standardErrorContent, as: UTF8.self))")
-        }
+        expectChildPassed(child)
     }
 }
 
@@ -294,15 +288,15 @@ private func preconditionListedUnderItsInput<E: Error>(
     let made = make(promise.future)
     let chains = FuturesDiagnostics.pendingFutures()
     let chain = chains.first { $0.site.name == "Promise" && $0.site.line == promiseLine }
-    precondition(chain != nil, "\(way): no chain for its input in \(chains)")
+    childRequire(chain != nil, "\(way): no chain for its input in \(chains)")
     let listed = chain!.dependents.first {
         $0.site.name == way.step && $0.site.file == thisFile && $0.site.line == UInt(way.line)
     }
-    precondition(listed != nil, "\(way) is not listed under its input: \(chain!)")
-    precondition(!listed!.waitsOn.isEmpty, "\(way) waits for nothing: \(chain!)")
+    childRequire(listed != nil, "\(way) is not listed under its input: \(chain!)")
+    childRequire(!listed!.waitsOn.isEmpty, "\(way) waits for nothing: \(chain!)")
     promise.success(1)
     withExtendedLifetime(made.keep) {}
-    precondition(
+    childRequire(
         FuturesDiagnostics.pendingFutures().allSatisfy { $0.site.line != promiseLine },
         "\(way) left a pending future: \(FuturesDiagnostics.pendingFutures())")
 }
@@ -410,7 +404,7 @@ private func everyProducerIsListedAsARoot() {
                 || (chain.site.file == thisFile && chain.site.line == UInt(producer.line)
                     && chain.dependents.contains { atTheRow($0.site) })
         }
-        precondition(listed, "\(producer) is not listed at its caller's line: \(chains)")
+        childRequire(listed, "\(producer) is not listed at its caller's line: \(chains)")
         made.future.requestCancellation()
         _ = made.future.failureTrace()  // looked at: no unobserved-failure report
         made.finish()
