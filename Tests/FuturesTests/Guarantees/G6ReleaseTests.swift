@@ -48,9 +48,11 @@ extension Guarantees {
         /// A future derived from a pending one (by `map`, `flatMap`, `mapError`, `recover`, `recoverWith`,
         /// `andThen`, `filter`) carries the combinator's closure until it ran, then holds nothing of it: the
         /// derived futures, still held here, no longer keep what the closures captured. On the immediate
-        /// context and on a queue.
-        @Test(arguments: [false, true])
-        func aDerivedFutureReleasesItsCombinatorsClosureOnceItRan(onQueue: Bool) {
+        /// context and on a queue, whether the source succeeds or fails (then `map`'s, `flatMap`'s and
+        /// `filter`'s closures are released without running, and `mapError`'s, `recover`'s and
+        /// `recoverWith`'s run).
+        @Test(arguments: [false, true], [false, true])
+        func aDerivedFutureReleasesItsCombinatorsClosureOnceItRan(onQueue: Bool, fails: Bool) {
             let queue = GQueue("g6.derived")
             let context = onQueue ? queue.context : immediateExecutionContext
             let promise = Promise<Int, GError>()
@@ -94,7 +96,7 @@ extension Guarantees {
                     })
             }
             #expect(weakProbe != nil, "pending: the derived futures hold their steps")
-            promise.success(1)
+            if fails { promise.failure(.failed(1)) } else { promise.success(1) }
             queue.drain()
             // The queue releases its blocks after running them; let it finish that (bounded).
             for _ in 0..<1_000 where weakProbe != nil { queue.drain() }
