@@ -57,6 +57,14 @@ case "W2sMapObserver":  // W2sMapObserver as the benchmark runs it: a fourth map
         promise.success(1)
     }
     consume(sum.n)
+case "W2sAndThen":  // a pending promise, one andThen whose callback captures a counter, then completed
+    let sum = ObserverCount()
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        _ = promise.future.andThen(immediateExecutionContext) { result in if case .success(1) = result { sum.n += 1 } }
+        promise.success(1)
+    }
+    consume(sum.n)
 case "W4Counting":  // W4 with a closure that captures a counter
     let sum = ObserverCount()
     let root = Promise<Int, Never>()

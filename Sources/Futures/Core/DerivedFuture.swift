@@ -169,6 +169,41 @@ final class FollowFuture<Form: FollowForm>: Future<Form.Value, Form.Failure>, De
     }
 }
 
+/// The derived future of `andThen`: it stores the caller's callback itself, of the caller's own function
+/// type, runs it with the source's result and completes with that result (``TransformFuture`` for a
+/// callback of that type).
+@usableFromInline
+final class AndThenFuture<T: Sendable, E: Error>: Future<T, E>, DerivedStep, @unchecked Sendable {
+    // `@unchecked Sendable`: as for `TransformFuture`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var callback: (@Sendable (Result<T, E>) -> Void)?
+
+    @inlinable
+    init(callback: (@Sendable (Result<T, E>) -> Void)?) {
+        self.callback = callback
+        super.init(cell: nil)
+    }
+
+    /// ``Future/init(resolver:)``, which every subclass must provide: the library never creates a derived
+    /// future this way. The future has no callback (its source never completes it) and `resolver`
+    /// completes it.
+    @usableFromInline
+    required convenience init(resolver: (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void) {
+        self.init(callback: nil)
+        resolveWith(resolver)
+    }
+
+    /// Runs the callback with the source's result, releasing it (and what it captured) as soon as it has
+    /// run (G6), then completes this future with that result.
+    @inlinable
+    func fire(_ result: Result<T, E>) {
+        guard let callback = callback.take() else { return }
+        callback(result)
+        complete(result)
+    }
+}
+
 extension Future {
     /// The body of a derived future's `init(resolver:)`: `resolver` completes this future, and a second
     /// completion is reported as misuse.

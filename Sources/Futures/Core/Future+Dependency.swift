@@ -184,7 +184,7 @@ extension Future {
     /// Derives `future`, created pending, from this one: registers on `context` its ``DerivedStep/fire(_:)``
     /// with this future's result, as one consumer of this future (see ``depend(on:_:link:asking:_:)``), and
     /// returns it. ``derive(_:step:file:line:_:)`` and the combinators whose derived future carries the
-    /// caller's closure itself (`map`, `flatMap`, `mapError`, `recover`, `recoverWith`) go through it.
+    /// caller's closure itself (`map`, `flatMap`, `mapError`, `recover`, `recoverWith`, `andThen`) go through it.
     ///
     /// The registered callback captures `future` alone, which Swift passes as its context: no box.
     @inlinable
