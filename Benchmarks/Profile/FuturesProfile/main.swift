@@ -65,6 +65,17 @@ case "W2sAndThen":  // a pending promise, one andThen whose callback captures a 
         promise.success(1)
     }
     consume(sum.n)
+case "W2sFlatMapResult":  // a pending promise, one flatMap to a Result whose closure captures a counter
+    let sum = ObserverCount()
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        _ = promise.future.flatMap(immediateExecutionContext) { value -> Result<Int, Never> in
+            sum.n += 1
+            return .success(value)
+        }
+        promise.success(1)
+    }
+    consume(sum.n)
 case "W4Counting":  // W4 with a closure that captures a counter
     let sum = ObserverCount()
     let root = Promise<Int, Never>()

@@ -78,9 +78,9 @@ extension Future {
         if context.isImmediate, let next = ifCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
             return next
         }
-        return derive(context, step: "flatMap", file: file, line: line) { result, future in
-            future.complete(result.flatMap(f))
-        }
+        return derive(
+            into: TransformFuture<FlatMapResultForm<T, E, U>>(transform: f), context, step: "flatMap", file: file,
+            line: line)
     }
 
     /// Transforms the error with `f`; a success passes through unchanged. `f` runs on ``defaultContext()``.
@@ -153,5 +153,22 @@ enum MapErrorForm<Source: Sendable, SourceFailure: Error, Failure: Error>: Trans
         with transform: (SourceFailure) -> Failure
     ) {
         future.complete(result.mapError(transform))
+    }
+}
+
+/// The work on a pending future of `flatMap` with a closure that returns a `Result` (see
+/// ``TransformFuture``): the closure's result for the value, a failure passed on.
+@usableFromInline
+enum FlatMapResultForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: TransformForm {
+    @usableFromInline typealias Input = Source
+    @usableFromInline typealias Output = Result<Value, SourceFailure>
+    @usableFromInline typealias Failure = SourceFailure
+
+    @inlinable
+    static func complete(
+        _ future: Future<Value, SourceFailure>, from result: Result<Source, SourceFailure>,
+        with transform: (Source) -> Result<Value, SourceFailure>
+    ) {
+        future.complete(result.flatMap(transform))
     }
 }

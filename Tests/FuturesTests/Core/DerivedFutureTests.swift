@@ -3,8 +3,8 @@ import Testing
 @testable import Futures
 
 /// The futures the unary combinators derive from a pending future, one of each class: a step
-/// (`andThen`, `filter`), the caller's value-returning closure (`map`, `mapError`, `recover`) and the
-/// caller's future-returning closure (`flatMap`, `recoverWith`).
+/// (`filter`), the caller's value-returning closure (`map`, `flatMap` to a `Result`, `mapError`, `recover`),
+/// the caller's future-returning closure (`flatMap`, `recoverWith`) and the caller's callback (`andThen`).
 @Suite("DerivedFuture: the futures derived on the pending path")
 struct DerivedFutureTests {
     enum Failure: Error, Equatable { case one }
@@ -14,6 +14,7 @@ struct DerivedFutureTests {
         return [
             source.map(context) { $0 + 1 },
             source.flatMap(context) { Future(value: $0 + 1) },
+            source.flatMap(context) { value -> Result<Int, Failure> in .success(value + 1) },
             source.mapError(context) { $0 },
             source.recover(context: context) { _ in 0 }.promoteError(),
             source.recoverWith(context: context) { _ in Future<Int, Failure>(value: 0) },
@@ -32,6 +33,7 @@ struct DerivedFutureTests {
         let inputs: [AnyObject] = [
             source.map(context) { $0 + 1 },
             source.flatMap(context) { Future(value: $0 + 1) },
+            source.flatMap(context) { value -> Result<Int, Failure> in .success(value + 1) },
             source.mapError(context) { $0 },
             source.recover(context: context) { _ in 0 },
             source.recoverWith(context: context) { _ in Future<Int, Failure>(value: 0) },
@@ -63,9 +65,9 @@ struct DerivedFutureTests {
             default: nil
             }
         }
-        #expect(results == [2, 2, 1, 1, 1, 1])
+        #expect(results == [2, 2, 2, 1, 1, 1, 1])
         // The copies kept their own results: the source completed only the futures it derived.
-        #expect(made.compactMap { ($0 as? Future<Int, Failure>)?.result } == Array(repeating: .success(5), count: 5))
+        #expect(made.compactMap { ($0 as? Future<Int, Failure>)?.result } == Array(repeating: .success(5), count: 6))
     }
 
     /// Each derived future completes from its source once, with the combinator's outcome, whether the
@@ -79,10 +81,10 @@ struct DerivedFutureTests {
         let expected: [Result<Int, Failure>] =
             fails
             ? [
-                .failure(.one), .failure(.one), .failure(.one), .success(0), .success(0), .failure(.one),
-                .failure(.one),
+                .failure(.one), .failure(.one), .failure(.one), .failure(.one), .success(0), .success(0),
+                .failure(.one), .failure(.one),
             ]
-            : [.success(2), .success(2), .success(1), .success(1), .success(1), .success(1), .success(1)]
+            : [.success(2), .success(2), .success(2), .success(1), .success(1), .success(1), .success(1), .success(1)]
         #expect(derived.map(\.result) == expected)
     }
 }

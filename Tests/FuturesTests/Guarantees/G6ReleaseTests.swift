@@ -45,7 +45,7 @@ extension Guarantees {
             #expect(weakQueued == nil)
         }
 
-        /// A future derived from a pending one (by `map`, `flatMap`, `mapError`, `recover`, `recoverWith`,
+        /// A future derived from a pending one (by `map`, both `flatMap`s, `mapError`, `recover`, `recoverWith`,
         /// `andThen`, `filter`) carries the combinator's closure until it ran, then holds nothing of it: the
         /// derived futures, still held here, no longer keep what the closures captured. On the immediate
         /// context and on a queue, whether the source succeeds or fails (then `map`'s, `flatMap`'s and
@@ -72,6 +72,11 @@ extension Guarantees {
                     source.flatMap(context) { value in
                         keep()
                         return Future(value: value)
+                    })
+                derived.append(
+                    source.flatMap(context) { value -> Result<Int, GError> in
+                        keep()
+                        return .success(value)
                     })
                 derived.append(
                     source.mapError(context) { error in
@@ -103,7 +108,7 @@ extension Guarantees {
             #expect(weakProbe == nil)
             // Read, so that a failed one is not reported as an unobserved failure.
             func isCompleted(_ future: some FutureOutcome) -> Bool { future._outcome != nil }
-            #expect(derived.count == 7 && derived.allSatisfy { isCompleted($0) })
+            #expect(derived.count == 8 && derived.allSatisfy { isCompleted($0) })
         }
 
         @Test func aCompletedFutureHoldsOnlyItsResult() {
