@@ -45,6 +45,49 @@ case "W2sCounting":  // W2s as the benchmark runs it: the observer captures a co
         promise.success(1)
     }
     consume(sum.n)
+case "W2sMapObserver":  // W2sMapObserver as the benchmark runs it: a fourth map whose closure captures a counter
+    let sum = ObserverCount()
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        promise.future
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { $0 + 1 }
+            .map(immediateExecutionContext) { value in if value == 4 { sum.n += 1 } }
+        promise.success(1)
+    }
+    consume(sum.n)
+case "W2sAndThen":  // a pending promise, one andThen whose callback captures a counter, then completed
+    let sum = ObserverCount()
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        _ = promise.future.andThen(immediateExecutionContext) { result in if case .success(1) = result { sum.n += 1 } }
+        promise.success(1)
+    }
+    consume(sum.n)
+case "W2sFlatMapResult":  // a pending promise, one flatMap to a Result whose closure captures a counter
+    let sum = ObserverCount()
+    for _ in 0..<count {
+        let promise = Promise<Int, Never>()
+        _ = promise.future.flatMap(immediateExecutionContext) { value -> Result<Int, Never> in
+            sum.n += 1
+            return .success(value)
+        }
+        promise.success(1)
+    }
+    consume(sum.n)
+case "W4Counting":  // W4 with a closure that captures a counter
+    let sum = ObserverCount()
+    let root = Promise<Int, Never>()
+    var last = root.future
+    for _ in 0..<count {
+        last = last.flatMap(immediateExecutionContext) { value in
+            sum.n += 1
+            return Future<Int, Never>(value: value + 1)
+        }
+    }
+    root.success(0)
+    consume(last.value! + sum.n)
 case "W1":
     for _ in 0..<count {
         Future<Int, Never>(value: 1)

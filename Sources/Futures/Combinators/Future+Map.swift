@@ -20,9 +20,8 @@ extension Future {
         if context.isImmediate, let mapped = ifCompleted({ Future<U, E>(result: $0.map(f)) }) {
             return mapped
         }
-        return derive(context, step: "map", file: file, line: line) { result, future in
-            future.complete(result.map(f))
-        }
+        return derive(
+            into: TransformFuture<MapForm<T, E, U>>(transform: f), context, step: "map", file: file, line: line)
     }
 
     /// Continues with the future `f` returns for the value; a failure passes through (and `f` does not run).
@@ -56,12 +55,8 @@ extension Future {
         {
             return next
         }
-        return derive(context, step: "flatMap", file: file, line: line) { result, future in
-            switch result {
-            case .success(let value): future.completeWith(f(value))
-            case .failure(let error): future.complete(.failure(error))
-            }
-        }
+        return derive(
+            into: FollowFuture<FlatMapForm<T, E, U>>(next: f), context, step: "flatMap", file: file, line: line)
     }
 
     /// Continues with the `Result` that `f` returns for the value; a failure passes through.
@@ -83,9 +78,9 @@ extension Future {
         if context.isImmediate, let next = ifCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
             return next
         }
-        return derive(context, step: "flatMap", file: file, line: line) { result, future in
-            future.complete(result.flatMap(f))
-        }
+        return derive(
+            into: TransformFuture<FlatMapResultForm<T, E, U>>(transform: f), context, step: "flatMap", file: file,
+            line: line)
     }
 
     /// Transforms the error with `f`; a success passes through unchanged. `f` runs on ``defaultContext()``.
@@ -104,8 +99,76 @@ extension Future {
         if context.isImmediate, let mapped = ifCompleted({ Future<T, E1>(result: $0.mapError(f)) }) {
             return mapped
         }
-        return derive(context, step: "mapError", file: file, line: line) { result, future in
-            future.complete(result.mapError(f))
+        let future = TransformFuture<MapErrorForm<T, E, E1>>(transform: f)
+        return derive(into: future, context, step: "mapError", file: file, line: line)
+    }
+}
+
+/// `map`'s work on a pending future (see ``TransformFuture``): the value transformed, a failure passed on.
+@usableFromInline
+enum MapForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: TransformForm {
+    @usableFromInline typealias Input = Source
+    @usableFromInline typealias Output = Value
+    @usableFromInline typealias Failure = SourceFailure
+
+    @inlinable
+    static func complete(
+        _ future: Future<Value, SourceFailure>, from result: Result<Source, SourceFailure>,
+        with transform: (Source) -> Value
+    ) {
+        future.complete(result.map(transform))
+    }
+}
+
+/// `flatMap`'s work on a pending future (see ``FollowFuture``): the future the closure returns for the
+/// value followed, a failure passed on.
+@usableFromInline
+enum FlatMapForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: FollowForm {
+    @usableFromInline typealias Input = Source
+    @usableFromInline typealias Failure = SourceFailure
+
+    @inlinable
+    static func complete(
+        _ future: Future<Value, SourceFailure>, from result: Result<Source, SourceFailure>,
+        with next: (Source) -> Future<Value, SourceFailure>
+    ) {
+        switch result {
+        case .success(let value): future.completeWith(next(value))
+        case .failure(let error): future.complete(.failure(error))
         }
+    }
+}
+
+/// `mapError`'s work on a pending future (see ``TransformFuture``): the error transformed, a value passed
+/// on.
+@usableFromInline
+enum MapErrorForm<Source: Sendable, SourceFailure: Error, Failure: Error>: TransformForm {
+    @usableFromInline typealias Input = SourceFailure
+    @usableFromInline typealias Output = Failure
+    @usableFromInline typealias Value = Source
+
+    @inlinable
+    static func complete(
+        _ future: Future<Source, Failure>, from result: Result<Source, SourceFailure>,
+        with transform: (SourceFailure) -> Failure
+    ) {
+        future.complete(result.mapError(transform))
+    }
+}
+
+/// The work on a pending future of `flatMap` with a closure that returns a `Result` (see
+/// ``TransformFuture``): the closure's result for the value, a failure passed on.
+@usableFromInline
+enum FlatMapResultForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: TransformForm {
+    @usableFromInline typealias Input = Source
+    @usableFromInline typealias Output = Result<Value, SourceFailure>
+    @usableFromInline typealias Failure = SourceFailure
+
+    @inlinable
+    static func complete(
+        _ future: Future<Value, SourceFailure>, from result: Result<Source, SourceFailure>,
+        with transform: (Source) -> Result<Value, SourceFailure>
+    ) {
+        future.complete(result.flatMap(transform))
     }
 }

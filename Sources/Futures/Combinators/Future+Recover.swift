@@ -45,12 +45,8 @@ extension Future {
         {
             return recovered
         }
-        return derive(context, step: "recover", file: file, line: line) { result, future in
-            switch result {
-            case .success(let value): future.complete(.success(value))
-            case .failure(let error): future.complete(.success(task(error)))
-            }
-        }
+        return derive(
+            into: TransformFuture<RecoverForm<T, E>>(transform: task), context, step: "recover", file: file, line: line)
     }
 
     /// ``recover(_:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
@@ -134,12 +130,8 @@ extension Future {
         {
             return recovered
         }
-        return derive(context, step: "recoverWith", file: file, line: line) { result, future in
-            switch result {
-            case .success(let value): future.complete(.success(value))
-            case .failure(let error): future.completeWith(task(error))
-            }
-        }
+        let future = FollowFuture<RecoverWithForm<T, E, E1>>(next: task)
+        return derive(into: future, context, step: "recoverWith", file: file, line: line)
     }
 
     /// ``recoverWith(_:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
@@ -180,5 +172,45 @@ extension Future {
         line: UInt = #line
     ) -> Future<T, E1> {
         recoverWith(ExecutionContext(context), task: task, file: file, line: line)
+    }
+}
+
+/// `recover`'s work on a pending future (see ``TransformFuture``): a value passed on, an error replaced
+/// by the value the closure returns for it.
+@usableFromInline
+enum RecoverForm<Source: Sendable, SourceFailure: Error>: TransformForm {
+    @usableFromInline typealias Input = SourceFailure
+    @usableFromInline typealias Output = Source
+    @usableFromInline typealias Value = Source
+    @usableFromInline typealias Failure = Never
+
+    @inlinable
+    static func complete(
+        _ future: Future<Source, Never>, from result: Result<Source, SourceFailure>,
+        with transform: (SourceFailure) -> Source
+    ) {
+        switch result {
+        case .success(let value): future.complete(.success(value))
+        case .failure(let error): future.complete(.success(transform(error)))
+        }
+    }
+}
+
+/// `recoverWith`'s work on a pending future (see ``FollowFuture``): a value passed on, an error replaced
+/// by the future the closure returns for it.
+@usableFromInline
+enum RecoverWithForm<Source: Sendable, SourceFailure: Error, Failure: Error>: FollowForm {
+    @usableFromInline typealias Input = SourceFailure
+    @usableFromInline typealias Value = Source
+
+    @inlinable
+    static func complete(
+        _ future: Future<Source, Failure>, from result: Result<Source, SourceFailure>,
+        with next: (SourceFailure) -> Future<Source, Failure>
+    ) {
+        switch result {
+        case .success(let value): future.complete(.success(value))
+        case .failure(let error): future.completeWith(next(error))
+        }
     }
 }

@@ -1,11 +1,22 @@
-/// A future that a unary combinator (`map`, `flatMap`, `recover`, …) derives from another one, carrying the
-/// step that completes it.
+/// A future that a unary combinator (`map`, `flatMap`, `recover`, …) derives from another one: it carries
+/// what completes it from the source's result, and ``fire(_:)`` is the one method the callback that
+/// ``Future/derive(into:_:step:file:line:)`` registers on the source calls.
 ///
-/// The callback that ``Future/derive(_:step:file:line:_:)`` registers on the source then captures this one
-/// object, which Swift passes as the closure's context: no context box is allocated around the step and
-/// the future.
+/// That callback captures the derived future alone, which Swift passes as the closure's context: no context
+/// box is allocated around the future and what it carries.
 @usableFromInline
-final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future<U, E1>, @unchecked Sendable {
+protocol DerivedStep<SourceResult>: AnyObject, Sendable {
+    associatedtype SourceResult
+    /// Completes this future from the source's result, releasing what it carried for that (G6).
+    func fire(_ result: SourceResult)
+}
+
+/// The derived future of a combinator whose work is a step written in the library (``Future/derive(_:step:file:line:_:)``):
+/// `filter`, `asVoid`, `fold`, `andThen`, ….
+@usableFromInline
+final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future<U, E1>, DerivedStep,
+    @unchecked Sendable
+{
     // `@unchecked Sendable`: `step` is set in `init`, before the future is shared, and taken once in
     // `fire(_:)`, the body of the one callback `derive` registers on the source: a callback runs at most
     // once (G2), on one thread. Nothing else reads or writes it; `deinit`, which destroys what is left,
@@ -28,11 +39,7 @@ final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future
     required convenience init(resolver: (_ complete: @escaping @Sendable (Result<U, E1>) -> Void) -> Void) {
         self.init(step: { _, _ in })
         step = nil
-        resolver { [self] result in
-            if !self.complete(result) {
-                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
-            }
-        }
+        resolveWith(resolver)
     }
 
     /// Runs the step with the source's result, releasing it as soon as it has run (G6: a completed future
@@ -41,5 +48,171 @@ final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future
     func fire(_ result: Result<T, E>) {
         guard let step = step.take() else { return }
         step(result, self)
+    }
+}
+
+/// What a combinator that derives a future carrying its caller's closure (``TransformFuture``,
+/// ``FollowFuture``) is: the types it derives from and to, and the type its closure receives. A form is a
+/// caseless enum, named after the combinator; its `complete` is that combinator's work, so the derived
+/// future stores nothing but the caller's closure.
+@usableFromInline
+protocol DerivationForm {
+    /// The derived future's value.
+    associatedtype Value: Sendable
+    /// The derived future's error.
+    associatedtype Failure: Error
+    /// The source's value.
+    associatedtype Source: Sendable
+    /// The source's error.
+    associatedtype SourceFailure: Error
+    /// What the caller's closure receives.
+    associatedtype Input
+}
+
+/// The form of a combinator whose caller's closure returns a value (`map`, `mapError`, `recover`).
+@usableFromInline
+protocol TransformForm: DerivationForm {
+    /// What the caller's closure returns.
+    associatedtype Output
+    /// Completes `future` from the source's `result`, running `transform` if the combinator does on it.
+    static func complete(
+        _ future: Future<Value, Failure>, from result: Result<Source, SourceFailure>,
+        with transform: (Input) -> Output
+    )
+}
+
+/// The form of a combinator whose caller's closure returns the future to continue with (`flatMap`,
+/// `recoverWith`).
+@usableFromInline
+protocol FollowForm: DerivationForm {
+    /// Completes `future` from the source's `result`, following the future `next` returns if the
+    /// combinator calls it on it.
+    static func complete(
+        _ future: Future<Value, Failure>, from result: Result<Source, SourceFailure>,
+        with next: (Input) -> Future<Value, Failure>
+    )
+}
+
+/// The derived future of a combinator whose caller's closure returns a value (`map`, `mapError`,
+/// `recover`): it stores that closure itself, of the caller's own function type, and its `Form` does the
+/// combinator's work with it. A closure that captures something then costs no box: a step wrapping it
+/// would capture it, and Swift would allocate a context for that step.
+@usableFromInline
+final class TransformFuture<Form: TransformForm>: Future<Form.Value, Form.Failure>, DerivedStep,
+    @unchecked Sendable
+{
+    // `@unchecked Sendable`: as for `DerivedFuture`'s `step`, `transform` is set in `init`, before the
+    // future is shared, and taken once in `fire(_:)`, which runs at most once (G2), on one thread; no two
+    // accesses overlap, so the exclusivity check is skipped.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var transform: (@Sendable (Form.Input) -> Form.Output)?
+
+    @inlinable
+    init(transform: (@Sendable (Form.Input) -> Form.Output)?) {
+        self.transform = transform
+        super.init(cell: nil)
+    }
+
+    /// ``Future/init(resolver:)``, which every subclass must provide: the library never creates a derived
+    /// future this way. The future has no closure (its source never completes it) and `resolver`
+    /// completes it.
+    @usableFromInline
+    required convenience init(
+        resolver: (_ complete: @escaping @Sendable (Result<Form.Value, Form.Failure>) -> Void) -> Void
+    ) {
+        self.init(transform: nil)
+        resolveWith(resolver)
+    }
+
+    /// Does the combinator's work with the source's result and the caller's closure, releasing the
+    /// closure (and what it captured) as soon as it has run (G6).
+    @inlinable
+    func fire(_ result: Result<Form.Source, Form.SourceFailure>) {
+        guard let transform = transform.take() else { return }
+        Form.complete(self, from: result, with: transform)
+    }
+}
+
+/// The derived future of a combinator whose caller's closure returns the future to continue with
+/// (`flatMap`, `recoverWith`): ``TransformFuture`` for a closure of that type.
+@usableFromInline
+final class FollowFuture<Form: FollowForm>: Future<Form.Value, Form.Failure>, DerivedStep, @unchecked Sendable {
+    // `@unchecked Sendable`: as for `TransformFuture`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var next: (@Sendable (Form.Input) -> Future<Form.Value, Form.Failure>)?
+
+    @inlinable
+    init(next: (@Sendable (Form.Input) -> Future<Form.Value, Form.Failure>)?) {
+        self.next = next
+        super.init(cell: nil)
+    }
+
+    /// ``Future/init(resolver:)``, which every subclass must provide: the library never creates a derived
+    /// future this way. The future has no closure (its source never completes it) and `resolver`
+    /// completes it.
+    @usableFromInline
+    required convenience init(
+        resolver: (_ complete: @escaping @Sendable (Result<Form.Value, Form.Failure>) -> Void) -> Void
+    ) {
+        self.init(next: nil)
+        resolveWith(resolver)
+    }
+
+    /// Does the combinator's work with the source's result and the caller's closure, releasing the
+    /// closure (and what it captured) as soon as it has run (G6).
+    @inlinable
+    func fire(_ result: Result<Form.Source, Form.SourceFailure>) {
+        guard let next = next.take() else { return }
+        Form.complete(self, from: result, with: next)
+    }
+}
+
+/// The derived future of `andThen`: it stores the caller's callback itself, of the caller's own function
+/// type, runs it with the source's result and completes with that result (``TransformFuture`` for a
+/// callback of that type).
+@usableFromInline
+final class AndThenFuture<T: Sendable, E: Error>: Future<T, E>, DerivedStep, @unchecked Sendable {
+    // `@unchecked Sendable`: as for `TransformFuture`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var callback: (@Sendable (Result<T, E>) -> Void)?
+
+    @inlinable
+    init(callback: (@Sendable (Result<T, E>) -> Void)?) {
+        self.callback = callback
+        super.init(cell: nil)
+    }
+
+    /// ``Future/init(resolver:)``, which every subclass must provide: the library never creates a derived
+    /// future this way. The future has no callback (its source never completes it) and `resolver`
+    /// completes it.
+    @usableFromInline
+    required convenience init(resolver: (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void) {
+        self.init(callback: nil)
+        resolveWith(resolver)
+    }
+
+    /// Runs the callback with the source's result, releasing it (and what it captured) as soon as it has
+    /// run (G6), then completes this future with that result.
+    @inlinable
+    func fire(_ result: Result<T, E>) {
+        guard let callback = callback.take() else { return }
+        callback(result)
+        complete(result)
+    }
+}
+
+extension Future {
+    /// The body of a derived future's `init(resolver:)`: `resolver` completes this future, and a second
+    /// completion is reported as misuse.
+    @usableFromInline
+    final func resolveWith(_ resolver: (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void) {
+        resolver { [self] result in
+            if !self.complete(result) {
+                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
+            }
+        }
     }
 }

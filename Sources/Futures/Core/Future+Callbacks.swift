@@ -92,10 +92,7 @@ extension Future {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, E> {
-        derive(context, step: "andThen", file: file, line: line) { result, future in
-            callback(result)
-            future.complete(result)
-        }
+        derive(into: AndThenFuture(callback: callback), context, step: "andThen", file: file, line: line)
     }
 
     /// BrightFutures' spelling of ``andThen(_:callback:file:line:)-(ExecutionContext,_,_,_)``, the context labelled `context:`:

@@ -178,7 +178,23 @@ extension Future {
         line: UInt = #line,
         _ body: @escaping @Sendable (Result<T, E>, Future<U, E1>) -> Void
     ) -> Future<U, E1> {
-        let future = DerivedFuture<U, E1, T, E>(step: body)
+        derive(into: DerivedFuture<U, E1, T, E>(step: body), context, step: step, file: file, line: line)
+    }
+
+    /// Derives `future`, created pending, from this one: registers on `context` its ``DerivedStep/fire(_:)``
+    /// with this future's result, as one consumer of this future (see ``depend(on:_:link:asking:_:)``), and
+    /// returns it. ``derive(_:step:file:line:_:)`` and the combinators whose derived future carries the
+    /// caller's closure itself (`map`, `flatMap`, `mapError`, `recover`, `recoverWith`, `andThen`) go through it.
+    ///
+    /// The registered callback captures `future` alone, which Swift passes as its context: no box.
+    @inlinable
+    final func derive<U: Sendable, E1: Error, Derived: Future<U, E1> & DerivedStep<Result<T, E>>>(
+        into future: Derived,
+        _ context: ExecutionContext,
+        step: StaticString,
+        file: StaticString,
+        line: UInt
+    ) -> Future<U, E1> {
         future.depend(on: self, context, link: .step(step, file: file, line: line)) { result in future.fire(result) }
         return future
     }
