@@ -35,6 +35,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Futures", package: "swift-futures"),
                 .product(name: "Bolts", package: "swift-futures"),
+                .product(name: "BoltsSwift", package: "swift-futures"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/FuturesWorkloads",

@@ -1,12 +1,12 @@
 import Benchmark
 import BoltsSwift
 import Futures
-import FuturesWorkloads
 
 // W1 and W2s on the BoltsSwift face (`import BoltsSwift`: Bolts-Swift's `Task` class), to compare with
-// `W1.Futures` and `W2s.Futures` (the core) in the same run:
+// `W1.Futures` and `W2s.Futures` (the core) in the same run. They live in this module with the core's
+// workloads, so that both sides are compiled and laid out in the same context:
 //   Benchmarks/run.sh 'W1\.Futures' 'W2s\.Futures' 'W1BoltsSwift\..*' 'W2sBoltsSwift\..*'
-func registerBoltsSwiftFace() {
+public func registerBoltsSwiftFace() {
     // W1BoltsSwift: a task that already succeeded, three `continueOnSuccessWith` and one `continueWith`
     // observer, all on `.immediate`, one thread.
     Benchmark("W1BoltsSwift.Futures", configuration: Config.kilo()) { benchmark in
