@@ -163,25 +163,12 @@ private func expectEndsWithTheStep(_ trace: FailureTrace?, _ way: Way) {
 }
 
 /// The child process of ``EveryWayToMakeAFutureTests/theReportListsEachFutureUnderItsInputAtItsCallersLine()``:
-/// tracking is process-wide, so it is turned on in a process of its own; checks with `precondition`.
+/// tracking is process-wide, so it is turned on in a process of its own; checks with `childRequire`.
 private func everyWayIsListedUnderItsInput() {
     FuturesDiagnostics.tracksPendingFutures = true
     for way in ways {
-        let promise = Promise<Int, Boom>()
-        let promiseLine = UInt(#line - 1)
-        let made = way.make(promise.future)
-        let chains = FuturesDiagnostics.pendingFutures()
-        let chain = chains.first { $0.site.name == "Promise" && $0.site.line == promiseLine }
-        childRequire(chain != nil, "\(way): no chain for its input in \(chains)")
-        let listed = chain!.dependents.first {
-            $0.site.name == way.step && $0.site.file == thisFile && $0.site.line == UInt(way.line)
+        childRequireListedUnderItsInput("\(way)", step: way.step, file: thisFile, line: way.line) {
+            (input: Future<Int, Boom>) in way.make(input).keep
         }
-        childRequire(listed != nil, "\(way) is not listed under its input: \(chain!)")
-        childRequire(!listed!.waitsOn.isEmpty, "\(way) waits for nothing: \(chain!)")
-        promise.success(1)
-        withExtendedLifetime(made.keep) {}
-        childRequire(
-            FuturesDiagnostics.pendingFutures().allSatisfy { $0.site.line != promiseLine },
-            "\(way) left a pending future: \(FuturesDiagnostics.pendingFutures())")
     }
 }

@@ -1,3 +1,4 @@
+import Futures
 import Testing
 
 #if canImport(Glibc)
@@ -31,4 +32,30 @@ public func expectChildPassed(_ child: ExitTest.Result?, sourceLocation: SourceL
     for failure in failures {
         Issue.record("\(failure.dropFirst(childFailureMarker.count))", sourceLocation: sourceLocation)
     }
+}
+
+/// The report check of every enumeration test, made in an exit test's child with pending-futures
+/// tracking on: `make` derives a future from a pending promise's future; the report must list it under
+/// that promise as `step` at `file`:`line`, waiting on something, and once the promise has completed
+/// nothing may be left pending at the promise's line. `row` names the row in a failure.
+public func childRequireListedUnderItsInput<E: Error>(
+    _ row: String, step: String, file: String, line: Int, failingWith _: E.Type = E.self,
+    _ make: (Future<Int, E>) -> AnyObject
+) {
+    let promise = Promise<Int, E>()
+    let promiseLine = UInt(#line - 1)
+    let made = make(promise.future)
+    let chains = FuturesDiagnostics.pendingFutures()
+    let chain = chains.first { $0.site.name == "Promise" && $0.site.line == promiseLine }
+    childRequire(chain != nil, "\(row): no chain for its input in \(chains)")
+    let listed = chain!.dependents.first {
+        $0.site.name == step && $0.site.file == file && $0.site.line == UInt(line)
+    }
+    childRequire(listed != nil, "\(row) is not listed under its input: \(chain!)")
+    childRequire(!listed!.waitsOn.isEmpty, "\(row) waits for nothing: \(chain!)")
+    promise.success(1)
+    withExtendedLifetime(made) {}
+    childRequire(
+        FuturesDiagnostics.pendingFutures().allSatisfy { $0.site.line != promiseLine },
+        "\(row) left a pending future: \(FuturesDiagnostics.pendingFutures())")
 }

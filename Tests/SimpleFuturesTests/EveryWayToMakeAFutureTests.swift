@@ -117,23 +117,13 @@ struct SimpleFuturesEveryWayTests {
 }
 
 /// The child process of ``SimpleFuturesEveryWayTests/theReportListsEachFutureUnderItsInputAtItsCallersLine()``:
-/// tracking is process-wide, so it is turned on in a process of its own; checks with `precondition`.
+/// tracking is process-wide, so it is turned on in a process of its own; checks with `childRequire`.
 private func everyWayIsListedUnderItsInput() {
     FuturesDiagnostics.tracksPendingFutures = true
     for way in ways {
-        let promise = Futures.Promise<Int, any Error>()
-        let inputLine = UInt(#line - 1)
-        let input = SimpleFutures.Future<Int>(promise.future)
-        let made = way.make(input)
-        let chains = FuturesDiagnostics.pendingFutures()
-        let chain = chains.first { $0.site.name == "Promise" && $0.site.line == inputLine }
-        childRequire(chain != nil, "\(way): no chain for its input in \(chains)")
-        let listed = chain!.dependents.first {
-            $0.site.name == way.step && $0.site.file == thisFile && $0.site.line == UInt(way.line)
+        childRequireListedUnderItsInput("\(way)", step: way.step, file: thisFile, line: way.line) {
+            (input: Futures.Future<Int, any Error>) in way.make(SimpleFutures.Future<Int>(input)).keep
         }
-        childRequire(listed != nil, "\(way) is not listed under its input: \(chain!)")
-        promise.success(1)
-        withExtendedLifetime(made.keep) {}
     }
 }
 

@@ -81,7 +81,7 @@ private struct Way: Sendable, CustomTestStringConvertible {
         }
         checkAsk = { expectARequestReachesTheInputAsOneConsumersAsk($0, error, make) }
         checkTrace = { expectTheFailureTraceNamesTheStep($0, error, make) }
-        checkListed = { preconditionListedUnderItsInput($0, error, make) }
+        checkListed = { requireListedUnderItsInput($0, error, make) }
     }
 
     /// A way from an untyped input, `Future<Int, any Error>`.
@@ -274,31 +274,16 @@ private func expectEndsWithTheStep(_ trace: FailureTrace?, _ way: Way) {
 }
 
 /// The child process of ``EveryWayToMakeAFutureTests/theReportListsEachFutureUnderItsInputAtItsCallersLine()``:
-/// tracking is process-wide, so it is turned on in a process of its own; checks with `precondition`.
+/// tracking is process-wide, so it is turned on in a process of its own; checks with `childRequire`.
 private func everyWayIsListedUnderItsInput() {
     FuturesDiagnostics.tracksPendingFutures = true
     for way in ways { way.checkListed(way) }
 }
 
-private func preconditionListedUnderItsInput<E: Error>(
+private func requireListedUnderItsInput<E: Error>(
     _ way: Way, _ error: E, _ make: @Sendable (Future<Int, E>) -> Made
 ) {
-    let promise = Promise<Int, E>()
-    let promiseLine = UInt(#line - 1)
-    let made = make(promise.future)
-    let chains = FuturesDiagnostics.pendingFutures()
-    let chain = chains.first { $0.site.name == "Promise" && $0.site.line == promiseLine }
-    childRequire(chain != nil, "\(way): no chain for its input in \(chains)")
-    let listed = chain!.dependents.first {
-        $0.site.name == way.step && $0.site.file == thisFile && $0.site.line == UInt(way.line)
-    }
-    childRequire(listed != nil, "\(way) is not listed under its input: \(chain!)")
-    childRequire(!listed!.waitsOn.isEmpty, "\(way) waits for nothing: \(chain!)")
-    promise.success(1)
-    withExtendedLifetime(made.keep) {}
-    childRequire(
-        FuturesDiagnostics.pendingFutures().allSatisfy { $0.site.line != promiseLine },
-        "\(way) left a pending future: \(FuturesDiagnostics.pendingFutures())")
+    childRequireListedUnderItsInput("\(way)", step: way.step, file: thisFile, line: way.line) { make($0).keep }
 }
 
 // MARK: - Producers
