@@ -44,6 +44,7 @@ struct MisuseAndDifferencesTests {
     /// drop is reported.
     @Test func droppingASourceFaultsItsTaskAndIsReported() {
         var task: Task<Int>?
+        let line: UInt = #line + 2
         let reports = diagnostics {
             let source = TaskCompletionSource<Int>()
             task = source.task
@@ -51,8 +52,12 @@ struct MisuseAndDifferencesTests {
         #expect(task?.error as? FuturesError == .brokenPromise)
         #expect(
             reports.contains {
-                if case .promiseDropped = $0 { true } else { false }
-            })
+                if case .promiseDropped(let type, let file, let reported) = $0 {
+                    type == "TaskCompletionSource<Int>" && file == "\(#fileID)" && reported == line
+                } else {
+                    false
+                }
+            }, "the report names the source and the line that made it: \(reports)")
     }
 
     /// The library's cancellation errors (`FuturesError.cancelled`, Swift's `CancellationError`) cancel

@@ -81,11 +81,18 @@ struct BFTaskStateTests {
 
     @Test func aDroppedSourceFaultsItsTaskWithBrokenPromise() {
         let reports = Recorder<FuturesDiagnostic>()
+        let line: UInt = #line + 2
         let task = FuturesDiagnostics.withHandler({ reports.append($0) }) {
             BFTaskCompletionSource<Int>().task
         }
         #expect((task.error as? FuturesError) == .brokenPromise)
         #expect(reports.values.count == 1)
+        guard case .promiseDropped(let type, let file, let reportedLine)? = reports.values.first else {
+            Issue.record("expected promiseDropped, got \(reports.values)")
+            return
+        }
+        #expect(type == "BFTaskCompletionSource<Int>", "the report names the source the user made")
+        #expect(file == "\(#fileID)" && reportedLine == line, "at the line that made it")
     }
 
     @Test func awaitingATaskInACancelledSwiftTaskCanReachItsProducer() async {

@@ -69,6 +69,14 @@ extension Future {
     }
 }
 
+extension Future {
+    /// ``Promise/cancellationToken`` for a face's own write end in another module of this package: the
+    /// token that fires when a consumer requests cancellation of this future while it is pending.
+    package final var writeEndCancellationToken: CancellationToken {
+        CancellationToken(signal: self)
+    }
+}
+
 extension Promise {
     /// The token that fires when a consumer calls ``Future/requestCancellation()`` on this promise's
     /// future (while it is pending). Pass it to the work that completes the promise.
