@@ -101,7 +101,7 @@ extension Guarantees {
             }
             promise.future.onSuccess(immediateExecutionContext) { _ in
                 if entry == .pendingThenCompleted,
-                    waiterWoken.wait(timeout: .now() + .seconds(5)) == .success
+                    waiterWoken.wait(timeout: .now() + .seconds(gPatience / 2)) == .success
                 {
                     callbackSawWaiter.increment()
                 }

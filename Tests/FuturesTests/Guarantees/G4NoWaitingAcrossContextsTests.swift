@@ -85,7 +85,7 @@ extension Guarantees {
             late.sync {}
             #expect(ran.value.isEmpty, "nothing behind the blocking context was handed out or run")
             gate.signal()
-            #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+            #expect(done.wait(timeout: .now() + .seconds(gPatience)) == .success)
             #expect(Set(ran.value) == ["blocking", "queue", "immediate", "late"])
         }
 
@@ -116,7 +116,7 @@ extension Guarantees {
             queue.sync {}
             #expect(queuedRan.value == 0)
             semaphore.signal()
-            #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+            #expect(done.wait(timeout: .now() + .seconds(gPatience)) == .success)
             #expect(queuedRan.value == 1)
         }
 
@@ -148,7 +148,7 @@ extension Guarantees {
             subject.onComplete(suspended.context) { _ in heldRan.increment() }
             subject.onComplete(other.context) { _ in otherRan.signal() }
             subject.complete()
-            let ran = otherRan.wait(timeout: .now() + .seconds(10)) == .success
+            let ran = otherRan.wait(timeout: .now() + .seconds(gPatience)) == .success
             #expect(ran, "a callback on another queue waited for the suspended queue")
             #expect(heldRan.value == 0)
             suspended.queue.resume()

@@ -41,7 +41,7 @@ extension Guarantees {
             #expect(ran.value == 2)
             #expect(weakImmediate == nil)
             // The queue releases its block after running it; let it finish that (bounded).
-            for _ in 0..<1_000 where weakQueued != nil { queue.drain() }
+            gSpin(until: { weakQueued == nil }, step: queue.drain)
             #expect(weakQueued == nil)
         }
 
@@ -104,7 +104,7 @@ extension Guarantees {
             if fails { promise.failure(.failed(1)) } else { promise.success(1) }
             queue.drain()
             // The queue releases its blocks after running them; let it finish that (bounded).
-            for _ in 0..<1_000 where weakProbe != nil { queue.drain() }
+            gSpin(until: { weakProbe == nil }, step: queue.drain)
             #expect(weakProbe == nil)
             // Read, so that a failed one is not reported as an unobserved failure.
             func isCompleted(_ future: some FutureOutcome) -> Bool { future._outcome != nil }
@@ -271,7 +271,7 @@ extension Guarantees {
             }
             // A dropped promise fails its future (BFTask: `brokenPromise`) or the callbacks are released with
             // the pending future; a dropped StreamPromise finishes its stream. Either way nothing is kept.
-            for _ in 0..<1_000 where weakProbe != nil { queue.drain() }
+            gSpin(until: { weakProbe == nil }, step: queue.drain)
             #expect(weakProbe == nil)
         }
 

@@ -76,7 +76,7 @@ extension Guarantees {
                 }
                 subject.complete()
                 queue.drain()
-                for _ in 0..<1_000 where log.values.filter({ $0 == "deinit" }).count < 2 { queue.drain() }
+                gSpin(until: { log.values.filter { $0 == "deinit" }.count >= 2 }, step: queue.drain)
             }
             #expect(log.values.filter { $0 == "deinit" }.count == 2)
             #expect(other.future.value == 2)

@@ -95,7 +95,7 @@ extension Guarantees {
                     _ = producer.future.forced()
                     waiterDone.signal()
                 }.start()
-                for _ in 0..<10_000_000 where gEntries(producer.future).live < 2 { sched_yield() }
+                gSpin { gEntries(producer.future).live >= 2 }
             }
             let derived = producer.future.map(immediateExecutionContext) { $0 }
             derived.requestCancellation()

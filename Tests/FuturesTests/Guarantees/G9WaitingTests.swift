@@ -36,7 +36,7 @@ extension Guarantees {
                 for _ in 0..<100 { chain.append(chain.last!.map(immediateExecutionContext) { $0 + 1 }) }
                 let end = chain.last!
                 chain[70].onSuccess(immediateExecutionContext) { _ in
-                    seen.value = end.forced(.now() + .seconds(5))
+                    seen.value = end.forced(.now() + .seconds(gPatience / 2))
                 }
                 promise.success(0)
             }
@@ -73,7 +73,9 @@ extension Guarantees {
             let forcedReturned = DispatchSemaphore(value: 0)
             let callbackSawIt = GCounter()
             subject.onComplete(immediateExecutionContext) { _ in
-                if forcedReturned.wait(timeout: .now() + .seconds(5)) == .success { callbackSawIt.increment() }
+                if forcedReturned.wait(timeout: .now() + .seconds(gPatience / 2)) == .success {
+                    callbackSawIt.increment()
+                }
             }
             let value = LockedBox<Int?>(nil)
             Thread {
@@ -81,7 +83,7 @@ extension Guarantees {
                 forcedReturned.signal()
             }.start()
             // Bounded poll until the waiter is stored next to the callback (no fixed sleep).
-            for _ in 0..<10_000_000 where gEntries(cell).live < 2 { sched_yield() }
+            gSpin { gEntries(cell).live >= 2 }
             gFinishes("completing while a thread waits") { subject.complete() }
             #expect(callbackSawIt.value == 1)
             #expect(value.value == 42)

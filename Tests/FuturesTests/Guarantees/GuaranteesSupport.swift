@@ -251,11 +251,16 @@ func gEntries<T, E>(_ future: Future<T, E>) -> (live: Int, stored: Int) {
 /// The three kinds of thread the stack-safety clause names (the suite's shared runner).
 typealias GRunner = StackKind
 
+/// How long a test waits for what another thread or task does before it records a failure. Only a wrong
+/// result (a deadlock, a lost wake-up, a leak) reaches it: a loaded machine with two cores, a sanitizer and
+/// the other tests running in parallel can hold a runnable thread back for seconds, never for a minute.
+let gPatience = 60
+
 /// Runs `body` on a fresh thread and waits for it at most `seconds`; records an issue (instead of hanging the
 /// suite) if it does not return in time. Returns whether it finished.
 @discardableResult
 func gFinishes(
-    within seconds: Int = 10,
+    within seconds: Int = gPatience,
     _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () -> Void
@@ -272,11 +277,24 @@ func gFinishes(
     return true
 }
 
-/// Waits (bounded) until `condition` holds, letting other threads and tasks progress; no fixed sleep.
+/// Waits until `condition` holds, letting other tasks run between checks; gives up (returns `false`) only
+/// after ``gPatience``. No fixed sleep: it returns as soon as the condition holds.
 func gEventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<100_000 {
+    let deadline = ContinuousClock.now + .seconds(gPatience)
+    while ContinuousClock.now < deadline {
         if condition() { return true }
         await Task.yield()
+    }
+    return condition()
+}
+
+/// ``gEventually(_:)`` for a thread: runs `step` (yielding the processor, draining a queue) between checks.
+@discardableResult
+func gSpin(until condition: () -> Bool, step: () -> Void = { sched_yield() }) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(gPatience)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        step()
     }
     return condition()
 }
