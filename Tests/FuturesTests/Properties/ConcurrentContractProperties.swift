@@ -211,7 +211,7 @@ private func runThreads(_ script: Script) -> Run {
     // then let both queues finish what they were handed.
     let soFar = observed.current
     let expected = soFar.registered.filter { !abandoned[registrations[$0].future] && !soFar.cancelled.contains($0) }
-    for _ in expected where callbackRan.wait(timeout: .now() + 10) == .timedOut {
+    for _ in expected where callbackRan.wait(timeout: .now() + .seconds(gPatience)) == .timedOut {
         Issue.record("a callback the model expects never ran")
         break
     }
