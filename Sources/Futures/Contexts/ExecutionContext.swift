@@ -191,6 +191,6 @@ final class RunOnce: Sendable {
             FuturesDiagnostics.report(.contextRanTaskTwice)
             return
         }
-        Trampoline.run({ self.task() }, orQueue: { self.task() })
+        Trampoline.run(task) { $0() }
     }
 }

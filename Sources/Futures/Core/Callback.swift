@@ -154,7 +154,7 @@ final class ScheduledCallback<T: Sendable, E: Error>: Sendable {
     func submit(_ result: Result<T, E>) {
         // Unbound: the callback carries the context of its registration, not of the completer.
         context.executeUnbound { [self] in
-            Trampoline.run({ self.runOnce(result) }, orQueue: { self.runOnce(result) })
+            Trampoline.run((self, result)) { $0.runOnce($1) }
         }
     }
 

@@ -4,9 +4,7 @@
 extension Future {
     /// Whether cancellation was requested while the future was pending (stays `true` once set).
     public final var isCancellationRequested: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancellationRequested
+        withCellLocked { cancellationRequested }
     }
 
     /// Asks the producer of this future to stop; the first request while pending runs the handlers
@@ -51,49 +49,54 @@ extension Future {
         // and look again (this happens once per future at most).
         var spare: ConsumerTally?
         while true {
-            lock.lock()
-            guard !cancellationRequested, !completed else {
-                lock.unlock()
-                return
-            }
-            if let entry, entry.phase != .live {
-                // Not a registered consumer that has yet to ask: not registered yet, removed, or asked.
-                lock.unlock()
-                return
-            }
-            if asConsumer {
-                if tallied, let tally = withState({ $0.consumerTally }) {
-                    tally.asks &+= 1
-                    entry?.phase = .asked
-                    guard tally.asks >= tally.consumers else {
-                        lock.unlock()
-                        return
-                    }
-                } else {
-                    let consumers = withState { $0.pendingEntries.liveConsumerCount }
-                    if consumers > 1 {
-                        // Others still wait: record this ask and count the consumers from now on.
-                        guard let tally = spare else {
-                            lock.unlock()
-                            spare = ConsumerTally()
-                            continue
-                        }
-                        tally.consumers = consumers
-                        tally.asks = 1
+            let outcome = withCellLocked { () -> RequestOutcome in
+                guard !cancellationRequested, !completed else { return .recorded }
+                if let entry, entry.phase != .live {
+                    // Not a registered consumer that has yet to ask: not registered yet, removed, or asked.
+                    return .recorded
+                }
+                if asConsumer {
+                    if tallied, let tally = withState({ $0.consumerTally }) {
+                        tally.asks &+= 1
                         entry?.phase = .asked
-                        withState { $0.insertTally(tally) }
-                        tallied = true
-                        lock.unlock()
-                        return
+                        guard tally.asks >= tally.consumers else { return .recorded }
+                    } else {
+                        let consumers = withState { $0.pendingEntries.liveConsumerCount }
+                        if consumers > 1 {
+                            // Others still wait: record this ask and count the consumers from now on.
+                            guard let tally = spare.take() else { return .needsTally }
+                            tally.consumers = consumers
+                            tally.asks = 1
+                            entry?.phase = .asked
+                            withState { $0.insertTally(tally) }
+                            tallied = true
+                            return .recorded
+                        }
                     }
                 }
+                entry?.phase = .asked
+                return .made(fireLocked())
             }
-            entry?.phase = .asked
-            let handlers = fireLocked()
-            lock.unlock()
-            Self.runCancellationHandlers(handlers)
-            return
+            switch outcome {
+            case .recorded:
+                return
+            case .needsTally:
+                spare = ConsumerTally()
+            case .made(let handlers):
+                Self.runCancellationHandlers(handlers)
+                return
+            }
         }
+    }
+
+    /// What a request did in the cell's region, for ``request(asConsumer:through:)`` to act on after it.
+    enum RequestOutcome {
+        /// Nothing more to do: the ask was recorded (others still wait), or it did not count.
+        case recorded
+        /// A tally is needed and none is at hand: allocate one outside the region and look again.
+        case needsTally
+        /// The request was made: run these handlers.
+        case made([@Sendable () -> Void])
     }
 
     /// Marks this pending future as one that reacts to cancellation requests, before anything reacts: for
@@ -102,9 +105,9 @@ extension Future {
     /// accept requests).
     @usableFromInline
     final func acceptCancellationRequests() {
-        lock.lock()
-        if !completed { acceptsCancellation = true }
-        lock.unlock()
+        withCellLocked {
+            if !completed { acceptsCancellation = true }
+        }
     }
 
     /// Registers `handler` to run when cancellation of this pending future is requested.
@@ -113,10 +116,11 @@ extension Future {
     /// future completes first (the handler is then released). Handlers run through the trampoline, so a
     /// request travelling up a chain of any length is stack-safe.
     public final func onCancellationRequested(_ handler: @escaping @Sendable () -> Void) {
-        lock.lock()
-        let action = withState { $0.registerCancellationHandler(handler, alreadyRequested: cancellationRequested) }
-        if action != .dropped { acceptsCancellation = true }
-        lock.unlock()
+        let action = withCellLocked {
+            let action = withState { $0.registerCancellationHandler(handler, alreadyRequested: cancellationRequested) }
+            if action != .dropped { acceptsCancellation = true }
+            return action
+        }
         if case .runNow = action { Self.runCancellationHandlers([handler]) }
     }
 
@@ -124,9 +128,6 @@ extension Future {
     @usableFromInline
     static func runCancellationHandlers(_ handlers: [@Sendable () -> Void]) {
         guard !handlers.isEmpty else { return }
-        Trampoline.run(
-            { for handler in handlers { handler() } },
-            orQueue: { for handler in handlers { handler() } }
-        )
+        Trampoline.run(handlers) { handlers in for handler in handlers { handler() } }
     }
 }

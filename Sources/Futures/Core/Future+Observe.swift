@@ -29,7 +29,7 @@ extension Future {
         _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) -> Self {
         if context.isImmediate {
-            onCompletionObserved { result in Trampoline.run({ body(result) }, orQueue: { body(result) }) }
+            onCompletionObserved { result in Trampoline.run((body, result)) { $0($1) } }
         } else {
             let scheduled = ScheduledCallback(context: context, body: body)
             onCompletionObserved { result in scheduled.submit(result) }

@@ -50,7 +50,8 @@ import Synchronization
 @dynamicMemberLookup
 open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because all mutable state (`state` and the fields below it) is
-    // written only between `lock.lock()` and `lock.unlock()`, and read there too, with two exceptions.
+    // written only inside the cell's critical region (``withCellLocked(_:)``, the one place that takes
+    // `lock`), and read there too, with two exceptions.
     // The flag word is an atomic: its completed bit is read without the lock (`isKnownCompleted`,
     // `ifCompleted`, the spin of `forced()`). And a settled success (completed, no hand-out in
     // progress) is read without the lock: one acquiring load of the flag word, then the words (*Settled
@@ -96,9 +97,28 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
         return completed || bits & (Flags.failed | Flags.handingOut) == 0
     }
 
-    // After the flags, so the 4-byte lock needs no padding of its own.
+    // After the flags, so the 4-byte lock needs no padding of its own. Taken only by ``withCellLocked(_:)``.
     @usableFromInline
     let lock: ParkingLock
+
+    /// The cell's one critical region: runs `body` under the lock and returns what it returns.
+    ///
+    /// `body` only reads and writes the cell's state and decides; the caller acts on what it returns —
+    /// runs callbacks and handlers, hands work to contexts, releases what was taken out of the state —
+    /// after the region, so nothing of the user's runs under the lock (GUARANTEES.md G7). In debug builds
+    /// the whole cell is checked (``_checkInvariants()``) at the end of every region, before the lock is
+    /// released.
+    @inlinable
+    @inline(__always)
+    final func withCellLocked<R>(_ body: () -> R) -> R {
+        lock.withLock {
+            let outcome = body()
+            #if DEBUG
+                _checkInvariants()
+            #endif
+            return outcome
+        }
+    }
 
     /// The bits of ``flags``.
     @usableFromInline
@@ -327,10 +347,10 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     public final var _outcome: Result<T, E>? {
         if let value = settledValueWithoutLock() { return .success(value) }
-        lock.lock()
-        defer { lock.unlock() }
-        observed = true
-        return withState { $0.result }
+        return withCellLocked {
+            observed = true
+            return withState { $0.result }
+        }
     }
 
     /// The value if completed successfully, else `nil`.
@@ -343,9 +363,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// `true` once the future has a result.
     @inlinable
     public final var isCompleted: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return completed
+        withCellLocked { completed }
     }
 
     /// `true` if the completed bit is seen set without taking the lock: then the future is completed for
@@ -390,27 +408,25 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     package final func complete(_ result: Result<T, E>) -> Bool {
         let isFailure: Bool
         if case .failure = result { isFailure = true } else { isFailure = false }
-        lock.lock()
-        let action = withState { $0.complete(result) }
-        guard case .run(let list) = action else {
-            let didComplete: Bool
-            if case .completed = action {
-                publishCompletion(failed: isFailure, handingOut: false)
-                didComplete = true
-            } else {
-                didComplete = false
+        let action = withCellLocked {
+            let action = withState { $0.complete(result) }
+            switch action {
+            case .alreadyCompleted: break
+            case .completed: publishCompletion(failed: isFailure, handingOut: false)
+            case .run(let list): publishCompletion(failed: isFailure, handingOut: list.mayHandOut)
             }
-            lock.unlock()
-            return didComplete
+            return action
         }
-        let handsOut = list.mayHandOut
-        publishCompletion(failed: isFailure, handingOut: handsOut)
-        lock.unlock()
-        Trampoline.run(
-            { self.runCompletion(list, result, handsOut: handsOut) },
-            orQueue: { self.runCompletion(list, result, handsOut: handsOut) }
-        )
-        return true
+        switch consume action {
+        case .alreadyCompleted:
+            return false
+        case .completed:
+            return true
+        case .run(let list):
+            let handsOut = list.mayHandOut
+            Trampoline.run((self, list, result, handsOut)) { $0.runCompletion($1, $2, handsOut: $3) }
+            return true
+        }
     }
 
     /// Registers `body` to run with the result on `context`.
@@ -440,13 +456,13 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
         // comes back in `.runNow` when it must run now.
         var entry: Callback<T, E>? =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
-        lock.lock()
-        let action = withState { $0.register(entry.take()!, handingOut: handingOut) }
-        observed = true
-        if tallied, !completed { countConsumer() }
-        let registration = registrationFacts()
-        lock.unlock()
-        if case .runNow(let result, let callback) = action {
+        let (action, registration) = withCellLocked {
+            let action = withState { $0.register(entry.take()!, handingOut: handingOut) }
+            observed = true
+            if tallied, !completed { countConsumer() }
+            return (action, registrationFacts())
+        }
+        if case .runNow(let result, let callback) = consume action {
             run(callback, result)
         }
         return registration
@@ -487,9 +503,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// The facts of a ``Registration``, read under the future's lock (for paths that do not lock anyway).
     @usableFromInline
     final func registrationLocked() -> Registration {
-        lock.lock()
-        defer { lock.unlock() }
-        return registrationFacts()
+        withCellLocked { registrationFacts() }
     }
 
     /// The fast path of combinators on the immediate context: if the future is completed, runs `body`
@@ -510,10 +524,10 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
         if Self.isSettledSuccess(bits) {
             result = .success(settledPayload(as: T.self))
         } else {
-            lock.lock()
-            let locked = withState { $0.result }
-            observed = true
-            lock.unlock()
+            let locked = withCellLocked {
+                observed = true
+                return withState { $0.result }
+            }
             guard let locked else { return nil }  // never: the completed bit is final
             result = locked
         }
@@ -524,11 +538,12 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// Calls `wakeUp` as soon as the future completes (at once if it has), ahead of the callbacks.
     @inlinable
     final func onCompletionWakeUp(_ wakeUp: @escaping @Sendable (Result<T, E>) -> Void) {
-        lock.lock()
-        let action = withState { $0.register(.wakeUp(wakeUp), handingOut: false) }
-        observed = true
-        if tallied, !completed { countConsumer() }
-        lock.unlock()
+        let action = withCellLocked {
+            let action = withState { $0.register(.wakeUp(wakeUp), handingOut: false) }
+            observed = true
+            if tallied, !completed { countConsumer() }
+            return action
+        }
         if case .runNow(let result, _) = action { wakeUp(result) }
     }
 
@@ -537,9 +552,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// a cancellation request travelling upstream.
     @usableFromInline
     final func onCompletionObserved(_ observer: @escaping @Sendable (Result<T, E>) -> Void) {
-        lock.lock()
-        let action = withState { $0.register(.observer(observer), handingOut: false) }
-        lock.unlock()
+        let action = withCellLocked { withState { $0.register(.observer(observer), handingOut: false) } }
         if case .runNow(let result, _) = action { observer(result) }
     }
 
@@ -558,37 +571,37 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
         // A consumer that left before it was registered may need a tally to be counted: allocated outside
         // the lock, then the registration is tried again (rare: a waiter whose task was cancelled meanwhile).
         var spare: ConsumerTally?
-        lock.lock()
-        while entry.phase == .withdrawnLeaving, spare == nil, leaveNeedsTallyLocked() {
-            lock.unlock()
-            spare = ConsumerTally()
-            lock.lock()
-        }
-        let (requested, handing) = (cancellationRequested, handingOut)
-        let action = withState {
-            $0.registerRemovable(
-                entry,
-                alreadyRequested: requested,
-                handingOut: handing
-            )
-        }
-        var handlers: [@Sendable () -> Void] = []
-        switch action {
-        case .stored:
-            if !completed {
-                if !entry.isConsumer {
-                    acceptsCancellation = true
-                } else if tallied {
-                    countConsumer()
+        var registered: (FutureState<T, E>.RemovableRegistration, handlers: [@Sendable () -> Void])?
+        while registered == nil {
+            registered = withCellLocked {
+                if entry.phase == .withdrawnLeaving, spare == nil, leaveNeedsTallyLocked() { return nil }
+                let (requested, handing) = (cancellationRequested, handingOut)
+                let action = withState {
+                    $0.registerRemovable(entry, alreadyRequested: requested, handingOut: handing)
                 }
+                var handlers: [@Sendable () -> Void] = []
+                switch action {
+                case .stored:
+                    if !completed {
+                        if !entry.isConsumer {
+                            acceptsCancellation = true
+                        } else if tallied {
+                            countConsumer()
+                        }
+                    }
+                case .withdrawn(let leaving):
+                    if leaving, entry.isConsumer {
+                        handlers = consumerLeavesLocked(registered: false, asked: false, &spare)
+                    }
+                case .completed, .cancellationRequested:
+                    break
+                }
+                if entry.isConsumer { observed = true }
+                return (action, handlers)
             }
-        case .withdrawn(let leaving):
-            if leaving, entry.isConsumer { handlers = consumerLeavesLocked(registered: false, asked: false, &spare) }
-        case .completed, .cancellationRequested:
-            break
+            if registered == nil { spare = ConsumerTally() }
         }
-        if entry.isConsumer { observed = true }
-        lock.unlock()
+        let (action, handlers) = registered!
         switch action {
         case .stored:
             return true
@@ -630,32 +643,28 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     final func removeEntry(_ entry: RemovableEntry<T, E>, leaving: Bool = false) -> Bool {
         // A leave may need a tally (it stays counted); allocated before locking. Leaving is rare.
         var spare: ConsumerTally? = leaving ? ConsumerTally() : nil
-        lock.lock()
-        let removal = withState { $0.remove(entry, leaving: leaving) }
-        var handlers: [@Sendable () -> Void] = []
-        var taken: RemovableEntry<T, E>.Kind?
-        switch removal {
+        let (removal, handlers) = withCellLocked { () -> (FutureState<T, E>.Removal, [@Sendable () -> Void]) in
+            let removal = withState { $0.remove(entry, leaving: leaving) }
+            guard case .removed(_, let asked) = removal, entry.isConsumer, !cancellationRequested else {
+                return (removal, [])
+            }
+            if leaving {
+                return (removal, consumerLeavesLocked(registered: true, asked: asked, &spare))
+            }
+            return (removal, consumerRemovedLocked(asked: asked))
+        }
+        // What the entry held and the unused tally are released here, after the region.
+        _ = consume spare
+        switch consume removal {
         case .notStored:
-            lock.unlock()
             return false
         case .withdrawn:
-            lock.unlock()
             return true
-        case .removed(let kind, let asked):
-            taken = kind
-            if entry.isConsumer, !cancellationRequested {
-                if leaving {
-                    handlers = consumerLeavesLocked(registered: true, asked: asked, &spare)
-                } else {
-                    handlers = consumerRemovedLocked(asked: asked)
-                }
-            }
+        case .removed(let taken, _):
+            _ = consume taken
+            Self.runCancellationHandlers(handlers)
+            return true
         }
-        lock.unlock()
-        _ = consume taken
-        _ = consume spare
-        Self.runCancellationHandlers(handlers)
-        return true
     }
 
     /// A consumer was taken back without leaving: it no longer counts, nor does its ask if it made one.
@@ -722,18 +731,17 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// consumer asking) still runs them.
     final func abandon() {
         let spare = ConsumerTally()  // allocated before locking; used if consumers are released untallied
-        lock.lock()
-        var list = CallbackList<T, E>.empty
-        if !completed {
+        let list = withCellLocked { () -> CallbackList<T, E> in
+            guard !completed else { return .empty }
             let consumers = withState { $0.pendingEntries.liveConsumerCount }
-            list = withState { $0.takeConsumers() }
+            let list = withState { $0.takeConsumers() }
             if !tallied, consumers > 0 {
                 spare.consumers = consumers
                 withState { $0.insertTally(spare) }
                 tallied = true
             }
+            return list
         }
-        lock.unlock()
         if !list.isEmpty { Trampoline.release(consume list) }
     }
 
@@ -791,10 +799,11 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     final func finishHandingOut(_ result: Result<T, E>) {
         while true {
-            lock.lock()
-            let late = withState { $0.takeLate() }
-            if late == nil { handingOut = false }
-            lock.unlock()
+            let late = withCellLocked {
+                let late = withState { $0.takeLate() }
+                if late == nil { handingOut = false }
+                return late
+            }
             guard let late else { return }
             late.forEach { entry in
                 switch entry {
@@ -815,7 +824,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     final func run(_ callback: Callback<T, E>, _ result: Result<T, E>) {
         switch callback {
         case .inline(let body):
-            Trampoline.run({ body(result) }, orQueue: { body(result) })
+            Trampoline.run((body, result)) { $0($1) }
         case .scheduled(let scheduled):
             scheduled.submit(result)
         case .wakeUp(let wakeUp), .observer(let wakeUp):
@@ -838,7 +847,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
             wakeUp(result)
         case .callback(let context, let body):
             if context.isImmediate {
-                Trampoline.run({ body(result) }, orQueue: { body(result) })
+                Trampoline.run((body, result)) { $0($1) }
             } else {
                 ScheduledCallback(context: context, body: body).submit(result)
             }

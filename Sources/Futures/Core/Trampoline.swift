@@ -13,7 +13,7 @@ internal import CFuturesShims
 ///
 /// Completing a future runs its immediate callbacks, which may complete further futures, and so on; a
 /// combinator on a completed future runs your closure at once, which may call another combinator, and so
-/// on. Every such synchronous call goes through ``run(_:orQueue:)`` or ``runInline(_:)``, which share one
+/// on. Every such synchronous call goes through ``run(_:_:)`` or ``runInline(_:)``, which share one
 /// depth count per thread: a cascade may nest up to ``maxDepth`` frames (fast: no allocation); deeper
 /// work is queued on the thread's trampoline and run in a loop by the outermost frame. Chains and
 /// recursions of any length therefore run in bounded stack space.
@@ -77,27 +77,36 @@ enum Trampoline {
         return fresh
     }
 
-    /// Runs `body` now if the stack allows, otherwise queues `deferred()` to run from the outermost frame.
+    /// Runs `job(state)` now if the stack allows, otherwise queues it to run from the outermost frame;
+    /// returns `true` if it ran now.
     ///
-    /// `body` and `deferred` must do the same work; `deferred` is only built (and allocated) on the
-    /// rare deep path, so the common case costs no allocation.
+    /// The job is written once and receives everything it works on as `state`, so the inline run and the
+    /// queued run are the same code: a call site cannot make them differ. A job that captures nothing
+    /// (`{ state in … }` using only `state`) costs no allocation on the inline path; only the queued path,
+    /// taken when the frame budget is used up, allocates the closure that holds `state` until it runs.
+    ///
+    /// A caller that must prepare for a queued run (a future returned before the work that completes it
+    /// has started) does so when this returns `false`: a queued job runs only when the outermost frame of
+    /// this thread unwinds, after the caller has returned.
     @inlinable
-    static func run(_ body: () -> Void, orQueue deferred: @autoclosure () -> (() -> Void)) {
+    @discardableResult
+    static func run<Input>(_ state: Input, _ job: @escaping (Input) -> Void) -> Bool {
         let trampoline = current
         if trampoline.pointee.depth >= maxDepth {
             #if ServiceContext
                 // Run later by the outermost frame, whose trace context may differ: keep this frame's.
-                trampoline.pointee.queued.append(ContextTravel.boundJob(deferred()))
+                trampoline.pointee.queued.append(ContextTravel.boundJob({ job(state) }))
             #else
-                trampoline.pointee.queued.append(deferred())
+                trampoline.pointee.queued.append({ job(state) })
             #endif
-            return
+            return false
         }
-        enter(trampoline, body)
+        enter(trampoline) { job(state) }
+        return true
     }
 
     /// Runs `body` now and returns what it returns if the stack allows; returns `nil` without running it
-    /// when the frame budget is used up (the caller then takes its queued path, through ``run(_:orQueue:)``).
+    /// when the frame budget is used up (the caller then takes its queued path, through ``run(_:_:)``).
     ///
     /// The allocation-free fast paths of combinators on completed futures use this: they skip the
     /// callback, never the trampoline.
@@ -130,7 +139,7 @@ enum Trampoline {
     @usableFromInline
     static func runQueued(_ trampoline: UnsafeMutablePointer<State>) {
         #if ServiceContext
-            // Jobs queued with no trace context run with none; the others carry theirs (`run(_:orQueue:)`).
+            // Jobs queued with no trace context run with none; the others carry theirs (`run(_:_:)`).
             if ContextTravel.isActive { return ContextTravel.withoutInherited { runQueued(trampoline) } }
         #endif
         while trampoline.pointee.head < trampoline.pointee.queued.count {

@@ -75,7 +75,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
             }
             // `trunk` is user code: it runs on the trampoline, so that executions started from inside
             // other executions (recursion through `run()`) nest a bounded number of frames.
-            Trampoline.run(begin, orQueue: begin)
+            Trampoline.run(begin) { $0() }
             return future
         }
     }
@@ -191,20 +191,16 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
             node: DeferredNode(parent: node) { parent in
                 let source = unsafeDowncast(parent!, to: DeferredNode<T, E>.self)
                 let target = Future<U, E1>()
-                let begin = { wire(source.run(), target) }
-                Trampoline.run(begin, orQueue: acceptingRequests(target, then: begin))
+                if !Trampoline.run((wire, source, target), { $0($1.run(), $2) }) {
+                    // Queued: `target` is returned before the futures it depends on exist, so it accepts
+                    // requests from now on (consumers that register on it meanwhile link theirs, and
+                    // `depend` passes one made meanwhile on at once). The job runs only when this thread's
+                    // outermost frame unwinds, after `target` is returned.
+                    target.acceptCancellationRequests()
+                }
                 return target
             })
     }
-}
-
-/// A start queued on the trampoline: `target` is returned before the futures it depends on exist, so it
-/// accepts requests from now on (consumers that register on it meanwhile link theirs, and `depend` passes
-/// one made meanwhile on at once). Returns `job`.
-@inlinable
-func acceptingRequests<U, E1>(_ target: Future<U, E1>, then job: @escaping () -> Void) -> () -> Void {
-    target.acceptCancellationRequests()
-    return job
 }
 
 /// Calls `makeFuture` (user code) on the calling thread's trampoline and returns its future.
@@ -214,26 +210,14 @@ func acceptingRequests<U, E1>(_ target: Future<U, E1>, then job: @escaping () ->
 /// `makeFuture`'s future and passes cancellation requests on to it.
 @inlinable
 func startOnTrampoline<T, E>(_ makeFuture: @escaping @Sendable () -> Future<T, E>) -> Future<T, E> {
-    var started: Future<T, E>?
-    Trampoline.run({ started = makeFuture() }, orQueue: queuedStart(makeFuture, standIn: &started))
-    return started!
-}
-
-/// The queued form of ``startOnTrampoline(_:)``: stores a stand-in future in `standIn` and returns the
-/// job that starts `makeFuture` and completes the stand-in with its future.
-@inlinable
-func queuedStart<T, E>(
-    _ makeFuture: @escaping @Sendable () -> Future<T, E>,
-    standIn: inout Future<T, E>?
-) -> () -> Void {
-    let proxy = Future<T, E>()
-    // Requests made before the real future exists must reach it: consumers that link to the stand-in now
-    // forward theirs, and `completeWith` passes one made meanwhile on at once.
-    proxy.acceptCancellationRequests()
-    standIn = proxy
-    return {
-        proxy.completeWith(makeFuture())
-    }
+    if let started = Trampoline.runInline(makeFuture) { return started }
+    // No frame left: a stand-in is returned now and completed with `makeFuture`'s future when the queued
+    // start runs. Requests made before the real future exists must reach it: consumers that link to the
+    // stand-in now forward theirs, and `completeWith` passes one made meanwhile on at once.
+    let standIn = Future<T, E>()
+    standIn.acceptCancellationRequests()
+    Trampoline.run((standIn, makeFuture)) { $0.completeWith($1()) }
+    return standIn
 }
 
 /// A link of a ``Deferred`` chain: it keeps the steps before it alive and unlinks them iteratively

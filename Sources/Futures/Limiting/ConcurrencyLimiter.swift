@@ -401,7 +401,7 @@ public final class ConcurrencyLimiter: Sendable {
     /// number of frames.
     func launch(_ item: any LimitedWork) {
         if context.isImmediate {
-            Trampoline.run({ item.start(in: self) }, orQueue: { item.start(in: self) })
+            Trampoline.run((self, item)) { $1.start(in: $0) }
         } else {
             context.execute { item.start(in: self) }
         }

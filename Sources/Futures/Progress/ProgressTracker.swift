@@ -221,11 +221,7 @@ struct ProgressState: Sendable {
             // Through the trampoline: a report on the source of a derived chain of any length travels
             // down it in bounded stack.
             for (parent, slot) in parents {
-                let (snapshot, version) = (snapshot, version)
-                Trampoline.run(
-                    { parent.setPart(slot, snapshot, version: version) },
-                    orQueue: { parent.setPart(slot, snapshot, version: version) }
-                )
+                Trampoline.run((parent, slot, snapshot, version)) { $0.setPart($1, $2, version: $3) }
             }
         }
     }

@@ -66,7 +66,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         if state.slots.isEmpty && state.history.isEmpty { return }
         // Moved straight into the box (no local copy may outlive the trampoline frame).
         let box = ReleaseBox(state.takeAll())
-        Trampoline.run({ box.release() }, orQueue: { box.release() })
+        Trampoline.run(box) { $0.release() }
     }
 
     /// Creates an empty stream, already finished.
@@ -137,9 +137,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         case nil:
             return false
         case .some(.direct(let subscription, let handler)):
-            Trampoline.run(
-                { self.handOver(result, to: subscription, handler) },
-                orQueue: { self.handOver(result, to: subscription, handler) })
+            Trampoline.run((self, result, subscription, handler)) { $0.handOver($1, to: $2, $3) }
         case .some(.one(let subscription)):
             start(subscription)
         case .some(.flagged(let subscriptions)):
@@ -243,9 +241,9 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             start(subscription)
         case .ended(let history, let start, let end)?:
             if base.isImmediate {
-                Trampoline.run(
-                    { self.replayEnded(history, from: start, end: end, to: subscription, handler) },
-                    orQueue: { self.replayEnded(history, from: start, end: end, to: subscription, handler) })
+                Trampoline.run((self, history, start, end, subscription, handler)) {
+                    $0.replayEnded($1, from: $2, end: $3, to: $4, $5)
+                }
             } else {
                 base.executeOnce { self.replayEnded(history, from: start, end: end, to: subscription, handler) }
             }
@@ -260,7 +258,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         let removed = state.unsubscribe(subscription)
         let abandoned = removed != nil && state.live == 0 && !state.isEnded ? state.onAbandoned.take() : nil
         lock.unlock()
-        if let abandoned { Trampoline.run({ abandoned() }, orQueue: { abandoned() }) }
+        if let abandoned { Trampoline.run(abandoned) { $0() } }
         return removed != nil
     }
 
@@ -340,9 +338,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         to subscription: StreamSubscription,
         _ handler: @escaping StreamState<T>.Handler
     ) {
-        Trampoline.run(
-            { self.handOver(result, to: subscription, handler) },
-            orQueue: { self.handOver(result, to: subscription, handler) })
+        Trampoline.run((self, result, subscription, handler)) { $0.handOver($1, to: $2, $3) }
     }
 
     /// Delivers `result`, which skipped the mailbox (``StreamState/StartAction/direct(_:_:)``), then
@@ -364,7 +360,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     @inlinable
     func start(_ subscription: StreamSubscription) {
         if subscription.context.isImmediate {
-            Trampoline.run({ self.drain(subscription) }, orQueue: { self.drain(subscription) })
+            Trampoline.run((self, subscription)) { $0.drain($1) }
         } else {
             subscription.context.executeOnce { self.drain(subscription) }
         }

@@ -127,7 +127,7 @@ extension Guarantees {
             }
             func nested(_ depth: Int, _ body: @escaping () -> Void) {
                 if depth == 0 { return body() }
-                Trampoline.run({ nested(depth - 1, body) }, orQueue: { nested(depth - 1, body) })
+                Trampoline.run((depth - 1, body)) { nested($0, $1) }
             }
             nested(Trampoline.maxDepth) {
                 promise.success(1)  // no frame left: the completion's run is queued behind this frame
