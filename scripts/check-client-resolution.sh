@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Client resolution check (issue 13): a package that depends only on the `Futures` product must fetch
+# Client resolution check: a package that depends only on the `Futures` product must fetch
 # nothing else. Builds a throwaway client in a temporary folder that depends on this repository by path,
 # and fails if its Package.resolved pins any package. Then, as a control that the check can fail, resolves
 # a client that enables every trait (`NIO`, `Combine`, `Logging`, `ServiceContext`, `Tracing`, `Metrics`,

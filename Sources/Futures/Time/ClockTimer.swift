@@ -13,37 +13,44 @@ extension Duration {
     }
 }
 
-/// The library's one timer: it runs a body once a clock reaches a deadline, from a Swift `Task` that
-/// sleeps on that clock.
+/// The library's one timer: it runs a body once, when a clock reaches a deadline.
 ///
 /// Every time-based operation is built on it — `after`, `delay` (on a clock or BrightFutures' queue
 /// form), `timeout`, `retry`'s back-off, a limiter item's deadline, `CancellationSource.cancel(after:)`,
 /// the faces' delays — so each of them runs on whatever clock it is given: a real one, or a test clock
 /// advanced by hand. The forms without a clock parameter use `ContinuousClock`.
 ///
-/// - Deadline: fixed when the timer is made, before its task starts; if the clock has reached it by the
-///   time the task runs, the body runs without sleeping. (A test clock advanced to exactly the deadline
-///   before the task got to sleep would otherwise keep it asleep until some later advance: its
-///   `sleep(until:)` waits while `deadline >= now`.) A duration is clamped to 0…10⁹ s
-///   (``Swift/Duration/longestTimerWait``), so the deadline stays representable.
-/// - Where it waits: on `ContinuousClock` (the default of every operator, and of the Dispatch-flavoured
-///   forms) it waits on a Dispatch timer, not in the Swift concurrency pool, so a pool whose few threads
-///   are all busy (blocking work inside tasks) cannot hold a deadline back; on any other clock (a test
-///   clock, `SuspendingClock`) it waits in a Swift `Task` sleeping on that clock.
-/// - Cancellation: ``cancel()`` stops the wait and the body never runs; it is released with the timer.
+/// - Where it waits: a deadline of `ContinuousClock` (the default of every operator, and the clock of
+///   the Dispatch-flavoured forms) is waited for by a one-shot Dispatch timer source on a global queue
+///   (``DispatchTimer``), set to fire once the time from now to the deadline has passed; the body runs
+///   on that queue. No task waits, so a Swift concurrency pool whose few threads are all busy (blocking
+///   work inside tasks) cannot hold the deadline back. A deadline of any other clock (a test clock,
+///   `SuspendingClock`) is waited for by a Swift `Task` that sleeps on that clock, and the body runs in
+///   that task.
+/// - Deadline: fixed when the timer is made. On `ContinuousClock`, a deadline already reached fires at
+///   once on the global queue. On another clock, if the clock has reached the deadline by the time the
+///   task runs, the body runs without sleeping (a test clock advanced to exactly the deadline before the
+///   task got to sleep would otherwise keep it asleep until some later advance: its `sleep(until:)` waits
+///   while `deadline >= now`). A duration is clamped to 0…10⁹ s (``Swift/Duration/longestTimerWait``),
+///   so the deadline stays representable.
+/// - Cancellation: ``cancel()`` stops the wait; the body never runs unless it has started. The Dispatch
+///   timer releases the body at once; the task releases it when it ends, which its cancelled sleep (or,
+///   if the sleep had ended, its check of `Task.isCancelled`) makes it do without running the body.
 package struct ClockTimer: Sendable {
     // What waits: exactly one of the two is set. Two optionals, not an enum of two cases: such an enum
     // keeps its case in the spare high bits of the class reference, and a reference with those bits set is
     // invisible to LeakSanitizer's scan of memory, which then reports a pending timer as leaked.
 
-    /// The task that sleeps and then runs the body, when the timer runs on a clock other than
-    /// `ContinuousClock`; tests await its end (`await timer.task?.value`).
+    /// The task that sleeps and then runs the body, when the deadline is not `ContinuousClock`'s;
+    /// tests await its end (`await timer.task?.value`).
     package let task: Task<Void, Never>?
 
-    /// The Dispatch timer source that runs the body, when the timer runs on `ContinuousClock`.
+    /// The Dispatch timer that runs the body, when the deadline is `ContinuousClock`'s.
     let dispatchTimer: DispatchTimer?
 
-    /// Starts a timer that runs `body` once `clock` reaches `deadline`.
+    /// Starts a timer that runs `body` once `clock` reaches `deadline`: on a Dispatch timer when
+    /// `deadline` is a `ContinuousClock.Instant` (its wait is measured on `ContinuousClock` itself), else
+    /// in a task that sleeps on `clock`.
     @discardableResult
     package init<C: Clock>(at deadline: C.Instant, on clock: C, _ body: @escaping @Sendable () -> Void) {
         if let deadline = deadline as? ContinuousClock.Instant {
@@ -77,13 +84,13 @@ package struct ClockTimer: Sendable {
     }
 
     /// Starts a timer on `ContinuousClock` that runs `body` after `interval` (a Dispatch interval, for
-    /// the BrightFutures-style queue forms); `.never` never fires.
+    /// the BrightFutures-style queue forms); `.never` waits the longest timer wait, 10⁹ s.
     @discardableResult
     package init(after interval: DispatchTimeInterval, _ body: @escaping @Sendable () -> Void) {
         self.init(after: interval.duration, on: ContinuousClock(), body)
     }
 
-    /// Stops the timer: the body never runs if it has not started.
+    /// Stops the timer: the body never runs if it has not started (see *Cancellation* above).
     package func cancel() {
         task?.cancel()
         dispatchTimer?.cancel()
