@@ -236,7 +236,7 @@ public struct Future<T: Sendable>: Sendable {
         _ context: ExecutionContext, _ cancelToken: CancelToken?, _ body: @escaping @Sendable (Try<T>) -> Void
     ) {
         if let cancelToken {
-            base.whenComplete(context, cancelToken: cancelToken, body)
+            base.onComplete(context: context, cancelToken: cancelToken, completion: body)
         } else {
             base.onComplete(context, callback: body)
         }

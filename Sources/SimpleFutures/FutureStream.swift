@@ -101,7 +101,7 @@ public struct FutureStream<T: Sendable>: Sendable {
     /// Adds `future`'s result once it has one, handed over on `context`.
     public func completeWith(context: ExecutionContext = QueueContext.futuresDefault, future: Future<T>) {
         let base = self.base
-        future.base.whenComplete(context, cancelToken: .unused) { result in base.publish(result) }
+        future.base.onComplete(context) { result in base.publish(result) }
     }
 
     /// Adds every result of the stream in `stream`, or the error it holds.

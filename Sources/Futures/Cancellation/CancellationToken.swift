@@ -97,13 +97,7 @@ protocol CancellationSignal: AnyObject, Sendable {
     func registerCancellationHandler(_ handler: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)?
 }
 
-extension Future: CancellationSignal {
-    func registerCancellationHandler(_ handler: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
-        let entry = RemovableEntry<T, E>(.cancellation(handler))
-        guard addRemovable(entry) else { return nil }
-        return { [weak self] in self?.removeEntry(entry) }
-    }
-}
+extension Future: CancellationSignal {}
 
 /// Empties a registration's slot when the cell releases the handler it stored, run or not.
 final class SlotGuard: Sendable {

@@ -9,7 +9,7 @@ extension Future {
     public func requestCancellation(when token: CancellationToken) -> Self {
         if isCompleted || token.signal == nil { return self }
         let registration = token.onCancellationRequested { [weak self] in self?.requestCancellation() }
-        onCompletionObserved { _ in registration.dispose() }
+        observe(immediateExecutionContext) { _ in registration.dispose() }
         return self
     }
 

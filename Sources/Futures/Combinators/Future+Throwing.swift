@@ -38,12 +38,10 @@ extension Future where E == any Error {
     ) -> Future<U, any Error> {
         if cancelToken.isUnused { return derive(context, step: step, file: file, line: line, body) }
         let future = Future<U, any Error>()
-        if FailureTracing.isOn { FailureTracing.derived(future, from: self, name: step, file: file, line: line) }
-        let onCancel = failingOnCancel ? Self.cancelling(future, cancelToken) : nil
-        let registration = whenCompleteAsConsumer(context, cancelToken: cancelToken, onCancel: onCancel) {
-            result in body(result, future)
-        }
-        future.linkProgressAndCancellation(to: self, after: registration)
+        future.depend(
+            on: self, context, link: .step(step, file: file, line: line), cancelToken: cancelToken,
+            onCancel: failingOnCancel ? Self.cancelling(future, cancelToken) : nil
+        ) { result in body(result, future) }
         return future
     }
 

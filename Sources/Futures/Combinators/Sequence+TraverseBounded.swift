@@ -68,7 +68,7 @@ extension Sequence where Element: Sendable {
         // A failure (the first one to arrive, or a cancellation) shuts the limiter: the elements not
         // started are released unrun, and each running one is asked to cancel through its item's future,
         // whose one consumer is the collector (so the work itself is asked as one consumer).
-        result.onCompletionObserved { [weak limiter] outcome in
+        result.observe(immediateExecutionContext) { [weak limiter] outcome in
             if case .failure = outcome { limiter?.close() }
         }
         if let cancellationError = Future<[U], E>.cancellationError {

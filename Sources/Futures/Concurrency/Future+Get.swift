@@ -11,11 +11,7 @@ extension Future {
     /// producer, use ``get(onTaskCancellation:)``. Awaiting never blocks the main thread.
     @inlinable
     public func get() async throws(E) -> T {
-        if let result = _outcome { return try result.get() }
-        let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, E>, Never>) in
-            onCompletionWakeUp { continuation.resume(returning: $0) }
-        }
-        return try result.get()
+        try await awaitResult().get()
     }
 
     /// Waits for the result like ``get()``, and reacts to cancellation of the awaiting Swift task as
@@ -63,51 +59,17 @@ extension Future {
         if let result = _outcome { return result }
         switch kind {
         case .keepWaiting:
-            return await resultAfterWaiting()
+            return await awaitResult()
         case .requestCancellation:
             return await withTaskCancellationHandler {
-                await resultAfterWaiting()
+                await awaitResult()
             } onCancel: {
                 self.requestCancellation()
             }
-        case .stopWaiting, .leave:
-            let leaving = kind == .leave
-            if Task.isCancelled {
-                // Cancelled before it waited: a waiter that leaves at once still withdraws its interest.
-                if leaving { leaveAtOnce() }
-                return nil
-            }
-            let waiter = CancellableWaiter<T, E>()
-            let entry = RemovableEntry<T, E>(.wakeUp { result in waiter.finish(result) })
-            return await withTaskCancellationHandler {
-                await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, E>?, Never>) in
-                    guard waiter.start(continuation) else { return }
-                    // If the task was cancelled between `start` and here, its handler could not find the
-                    // entry yet: take it back now so nothing is left behind.
-                    if addRemovable(entry), waiter.isCancelled {
-                        removeEntry(entry, leaving: leaving)
-                    }
-                }
-            } onCancel: {
-                if waiter.cancel() {
-                    self.removeEntry(entry, leaving: leaving)
-                }
-            }
-        }
-    }
-
-    /// Registers a consumer and takes it back as one that leaves: it counts as a consumer that asked, so
-    /// the request goes upstream once every other consumer has asked or was taken back.
-    private func leaveAtOnce() {
-        let entry = RemovableEntry<T, E>(.wakeUp { _ in })
-        if addRemovable(entry) { removeEntry(entry, leaving: true) }
-    }
-
-    /// Waits for the result, ignoring Swift task cancellation.
-    private func resultAfterWaiting() async -> Result<T, E> {
-        if let result = _outcome { return result }
-        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, E>, Never>) in
-            onCompletionWakeUp { continuation.resume(returning: $0) }
+        case .stopWaiting:
+            return await awaitResultUntilTaskCancellation(leaving: false)
+        case .leave:
+            return await awaitResultUntilTaskCancellation(leaving: true)
         }
     }
 }

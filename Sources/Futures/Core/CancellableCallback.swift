@@ -134,7 +134,11 @@ extension Future {
         onCancel: (@Sendable () -> Void)? = nil,
         _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) {
-        whenCompleteAsConsumer(context, cancelToken: cancelToken, onCancel: onCancel, body)
+        if cancelToken.isUnused {
+            whenComplete(context, body)
+        } else {
+            whenCompleteCancellable(context, cancelToken: cancelToken, onCancel: onCancel, body)
+        }
     }
 
     /// ``whenComplete(_:cancelToken:onCancel:_:)`` with a token in use: the registration is handed to it.
@@ -156,32 +160,6 @@ extension Future {
         } else {
             return whenCompleteTracked(context, trackers, cancelToken: cancelToken, onCancel: onCancel, body)
         }
-    }
-
-    /// Registers `body` like ``whenComplete(_:_:)``; through an ``InvalidationToken``'s context, as a
-    /// registration that `invalidate()` removes and releases at once.
-    @usableFromInline
-    @discardableResult
-    func whenCompleteTrackingInvalidation(
-        _ context: ExecutionContext,
-        _ body: @escaping @Sendable (Result<T, E>) -> Void
-    ) -> Registration {
-        whenCompleteGatedTracked(context, body) ?? whenComplete(context, body)
-    }
-
-    /// ``whenComplete(_:cancelToken:onCancel:_:)``, returning what the registration saw with the entry the
-    /// consumer asks through (``Registration/entry``): for a future derived from this one, which links its
-    /// requests with ``linkProgressAndCancellation(to:after:asking:)``.
-    @usableFromInline
-    @discardableResult
-    func whenCompleteAsConsumer(
-        _ context: ExecutionContext,
-        cancelToken: CancelToken,
-        onCancel: (@Sendable () -> Void)?,
-        _ body: @escaping @Sendable (Result<T, E>) -> Void
-    ) -> Registration {
-        if cancelToken.isUnused { return whenCompleteTrackingInvalidation(context, body) }
-        return whenCompleteCancellable(context, cancelToken: cancelToken, onCancel: onCancel, body)
     }
 
     /// Unregisters every callback and combinator registered on this future with `cancelToken`.

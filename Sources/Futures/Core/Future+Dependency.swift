@@ -28,6 +28,13 @@ extension Future {
     /// 3. Links progress (`input`'s progress becomes part of this future's) and the failure trace
     ///    (`link`).
     ///
+    /// With `cancelToken` (SimpleFutures' `CancelToken`), the registration is handed to the token:
+    /// `input.cancel(cancelToken)` takes it back (releasing `body`) and runs `onCancel`; the consumer's ask
+    /// then goes through the registration, so taking it back takes the ask back too.
+    ///
+    /// Every future that waits for another goes through here: the combinators, the faces, the tokens, the
+    /// timers' and the limiter's outputs. Nothing outside `Core/` registers on a cell another way.
+    ///
     /// - Returns: What the registration saw (``Registration``).
     @inlinable
     @discardableResult
@@ -36,6 +43,8 @@ extension Future {
         _ context: ExecutionContext = immediateExecutionContext,
         link: DependencyLink = .follows,
         asking ask: ConsumerAsk<S, SE>? = nil,
+        cancelToken: CancelToken? = nil,
+        onCancel: (@Sendable () -> Void)? = nil,
         _ body: @escaping @Sendable (Result<S, SE>) -> Void
     ) -> Future<S, SE>.Registration {
         switch link {
@@ -46,7 +55,12 @@ extension Future {
         case .gathered:
             break
         }
-        let registration = input.whenComplete(context, body)
+        let registration: Future<S, SE>.Registration
+        if let cancelToken, !cancelToken.isUnused {
+            registration = input.whenCompleteCancellable(context, cancelToken: cancelToken, onCancel: onCancel, body)
+        } else {
+            registration = input.whenComplete(context, body)
+        }
         switch link {
         case .step: linkProgressAndCancellation(to: input, after: registration, asking: ask)
         case .follows:

@@ -1,4 +1,14 @@
 extension Future {
+    /// Registers `handler` to run at the first cancellation request, as an entry that can be taken back:
+    /// returns a function that removes it again (releasing `handler`), or `nil` if the handler already ran
+    /// (cancellation was requested) or will never run (completed). What a ``CancellationToken`` linked to a
+    /// future registers.
+    func registerCancellationHandler(_ handler: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
+        let entry = RemovableEntry<T, E>(.cancellation(handler))
+        guard addRemovable(entry) else { return nil }
+        return { [weak self] in self?.removeEntry(entry) }
+    }
+
     /// Registers `body` to run with the result on `context`, like ``whenComplete(_:_:)``, as an entry
     /// that can be taken back with ``removeEntry(_:)`` in O(1) while the future is pending (a cancelled
     /// `CancelToken` registration, an invalidated token's registration, a cancelled subscription).

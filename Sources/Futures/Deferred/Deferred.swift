@@ -124,7 +124,7 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
         _ context: ExecutionContext = immediateExecutionContext,
         callback: @escaping @Sendable (Result<T, E>) -> Void
     ) {
-        run().whenComplete(context, callback)
+        run().onComplete(context, callback: callback)
     }
 
     // MARK: - Transforming

@@ -194,7 +194,7 @@ enum FailureTracing {
     ) {
         let traced = TraceNode(name: name, site: CallSite(file: file, line: line), upstream: node(of: source))
         record(future, traced, .derived)
-        source.onCompletionObserved { result in
+        source.observe(immediateExecutionContext) { result in
             if case .failure = result { traced.noteUpstreamFailed() }
         }
     }
@@ -218,7 +218,7 @@ enum FailureTracing {
     static func gatheredInput<S, SE>(_ input: Future<S, SE>, into traced: TraceNode) {
         let upstream = node(of: input)
         if PendingFutureRegistry.isTracking { PendingFutureRegistry.addInput(upstream, to: traced) }
-        input.onCompletionObserved { result in
+        input.observe(immediateExecutionContext) { result in
             if case .failure = result { traced.followFirstFailure(upstream) }
         }
     }

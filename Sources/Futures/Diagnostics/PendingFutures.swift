@@ -235,7 +235,7 @@ enum PendingFutureRegistry {
             return state.nextID
         }
         guard let id else { return nil }
-        future.onCompletionObserved { _ in remove(key, id: id) }
+        future.observe(immediateExecutionContext) { _ in remove(key, id: id) }
         return PendingFutureToken(key: key, id: id)
     }
 

@@ -71,7 +71,7 @@ extension ConcurrencyLimiter {
     /// on it does nothing (it cannot fail); to stop waiting, stop using it.
     public func whenIdle() -> Future<Void, Never> {
         let fresh = Future<Void, Never>()  // allocated before locking
-        let waiter = state.withValue { state -> Future<Void, Never>? in
+        let waiter = withState { state -> Future<Void, Never>? in
             guard state.itemCount > 0 else { return nil }
             if let waiter = state.idleWaiter { return waiter }
             state.idleWaiter = fresh

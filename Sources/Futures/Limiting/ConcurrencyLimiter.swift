@@ -104,6 +104,19 @@ public final class ConcurrencyLimiter: Sendable {
     /// Where submitted closures run.
     let context: ExecutionContext
     let state: LockedBox<LimiterState>
+
+    /// The limiter's one critical region: runs an event of its state machine under the lock and returns what
+    /// to do, which the caller does after the region (starting work, failing futures, releasing closures).
+    /// Debug builds check the whole state (`_checkInvariants()`) at the end of every region.
+    func withState<R>(_ event: (inout LimiterState) -> R) -> R {
+        state.withValue { state in
+            let outcome = event(&state)
+            #if DEBUG
+                state._checkInvariants()
+            #endif
+            return outcome
+        }
+    }
     /// Set (under the state's lock) by ``close()``; read without the lock where work is about to start.
     private let closedFlag = Atomic<Bool>(false)
     /// Hears every event (see ``ConcurrencyLimiterObserver``); `nil`: nothing is measured.
@@ -280,7 +293,7 @@ public final class ConcurrencyLimiter: Sendable {
     public func cancelAll() {
         var items: [any LimitedWork] = []
         items.reserveCapacity(state.value.itemCount)  // allocated before locking
-        state.withValue { $0.collectAll(into: &items) }
+        withState { $0.collectAll(into: &items) }
         for item in items {
             item.requestCancellation()
         }
@@ -308,7 +321,7 @@ public final class ConcurrencyLimiter: Sendable {
         let count = state.value.itemCount
         queued.reserveCapacity(count)  // allocated before locking
         running.reserveCapacity(Swift.min(count, maxConcurrent))
-        let closedNow = state.withValue { state -> Bool in
+        let closedNow = withState { state -> Bool in
             guard state.close(queued: &queued, running: &running) else { return false }
             closedFlag.store(true, ordering: .releasing)
             return true
@@ -359,7 +372,7 @@ public final class ConcurrencyLimiter: Sendable {
         }
         // Stamped before another thread can take it out of its queue.
         if observer != nil { item.mark = .now }
-        let (admission, progress) = state.withValue { ($0.submit(item), $0.progress) }
+        let (admission, progress) = withState { ($0.submit(item), $0.progress) }
         if let progress { ProgressLink.includeItem(future, in: progress) }
         if let observer { observer.observe(admission.event) }
         switch admission {
@@ -372,7 +385,7 @@ public final class ConcurrencyLimiter: Sendable {
 
     /// Removes `item` from its queue if it still waits there, and drops it.
     func removeIfQueued(_ item: any LimitedWork) {
-        if state.withValue({ $0.remove(item) }) {
+        if withState({ $0.remove(item) }) {
             if let observer { observer.observe(.removed(queuedFor: item.elapsed(until: .now))) }
             item.drop()
         }
@@ -382,7 +395,7 @@ public final class ConcurrencyLimiter: Sendable {
     /// `completion` (which completes the item's future), starts the next item if one waits, and then
     /// completes ``whenIdle()``'s future if nothing runs or waits any more.
     func finish(_ item: any LimitedWork, then completion: () -> Void = {}) {
-        let (next, idle) = state.withValue { state in (state.finish(item), state.takeIdleWaiter()) }
+        let (next, idle) = withState { state in (state.finish(item), state.takeIdleWaiter()) }
         if let observer {
             let now = ContinuousClock.now
             observer.observe(.finished(ranFor: item.elapsed(until: now)))
@@ -484,7 +497,7 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         _ source: Future<T, E>, deadline: @Sendable (Future<T, E>) -> Future<T, E>, in limiter: ConcurrencyLimiter
     ) {
         // An observer, not a consumer: the deadline's request alone decides whether `source` is asked.
-        source.onCompletionObserved { [self] result in
+        source.observe(immediateExecutionContext) { [self] result in
             limiter.finish(self)
         }
         let outward = deadline(source)

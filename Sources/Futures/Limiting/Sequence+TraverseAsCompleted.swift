@@ -62,7 +62,7 @@ extension Sequence where Element: Sendable {
         let registration = cancellationToken.onCancellationRequested(cancel)
         // A consumer that leaves early (`break`, a cancelled task) and was the last one cancels too.
         stream.whenAbandoned(cancel)
-        arrivals.future.whenComplete(immediateExecutionContext) { _ in
+        arrivals.future.onComplete(immediateExecutionContext) { _ in
             promise.finish()
             registration.dispose()
         }

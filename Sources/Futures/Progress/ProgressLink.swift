@@ -18,7 +18,7 @@ enum ProgressLink {
             return (fresh, true)
         }
         if created {
-            future.onCompletionObserved { _ in tracker.finish() }
+            future.observe(immediateExecutionContext) { _ in tracker.finish() }
         }
         return tracker
     }
@@ -49,7 +49,7 @@ enum ProgressLink {
         if let inputTracker = Self.tracker(of: input) {
             inputTracker.feed(tracker, slot: slot)
         } else {
-            input.onCompletionObserved { _ in
+            input.observe(immediateExecutionContext) { _ in
                 tracker.setPart(slot, ProgressSnapshot(completed: 1, total: 1, isFinished: true), version: .max)
             }
         }

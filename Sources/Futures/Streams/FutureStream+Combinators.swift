@@ -299,7 +299,7 @@ final class StreamJoin<M: Sendable>: Sendable {
     /// Forwards `future`'s result into the target.
     func forward(_ future: Future<M, any Error>, context: ExecutionContext) {
         open.withValue { $0.count += 1 }
-        future.whenComplete(context) { [self] result in
+        future.onComplete(context) { [self] result in
             target.publish(result)
             leave(sourceEnd: nil, isSource: false)
         }

@@ -69,7 +69,7 @@ public final class StreamPromise<T: Sendable>: Sendable {
     ///   - future: The future whose result is added.
     public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, any Error>) {
         // Captures the promise, so dropping it right after this call does not finish the stream early.
-        future.whenComplete(context) { [self] result in self.stream.publish(result) }
+        future.onComplete(context) { [self] result in self.stream.publish(result) }
     }
 
     /// Adds every result of `stream` (its replay, then live ones) to this promise's stream.

@@ -53,6 +53,12 @@ package struct ClockTimer: Sendable {
     /// in a task that sleeps on `clock`.
     @discardableResult
     package init<C: Clock>(at deadline: C.Instant, on clock: C, _ body: @escaping @Sendable () -> Void) {
+        #if ServiceContext
+            // The body runs with the trace context of the code that set the timer, on every clock: a
+            // Dispatch timer's queue has none of its own, and a retry's next attempt, a delayed value or a
+            // deadline's failure belong to the request that scheduled them.
+            let body = ContextTravel.isActive ? ContextTravel.bound(body) : body
+        #endif
         if let deadline = deadline as? ContinuousClock.Instant {
             let wait = ContinuousClock.now.duration(to: deadline)
             let seconds =

@@ -1,4 +1,5 @@
 #if ServiceContext
+    import Clocks
     import Dispatch
     import Foundation
     import Synchronization
@@ -213,6 +214,47 @@
             }
             tracer.withSpan("completer") { _ in plain.success(0) }
             #expect(chain.forced() == .success(200))
+        }
+
+        @Test("A timer runs its body with the context of the code that set it, on every clock", .hangGuard())
+        func timers() async {
+            let fired = Promise<Void, Never>()
+            let ticked = Promise<Void, Never>()
+            let clock = TestClock()
+            tracer.withSpan("request") { _ in
+                ClockTimer(after: .milliseconds(1), on: ContinuousClock()) {
+                    step("dispatch timer", ())
+                    fired.success(())
+                }
+                ClockTimer(after: .seconds(1), on: clock) {
+                    step("test clock timer", ())
+                    ticked.success(())
+                }
+            }
+            await fired.future.get()
+            await clock.advance(by: .seconds(1))
+            await ticked.future.get()
+            expectChild("dispatch timer", of: "request")
+            expectChild("test clock timer", of: "request")
+        }
+
+        @Test(
+            "Every attempt of a retry runs in the caller's trace, after a back-off on the default clock", .hangGuard())
+        func retryAttempts() async throws {
+            let attempts = LockedBox(0)
+            let retried = tracer.withSpan("request") { _ in
+                Future<Int, any Error>.retry(3, delay: .milliseconds(2)) {
+                    let number = attempts.withValue { count -> Int in
+                        count += 1
+                        return count
+                    }
+                    return step(
+                        "attempt \(number)",
+                        number < 3 ? Future(error: GError.failed(number)) : Future(value: number))
+                }
+            }
+            #expect(try await retried.get() == 3)
+            for number in 1...3 { expectChild("attempt \(number)", of: "request") }
         }
 
         // MARK: - Hops, limiter, Deferred, streams
