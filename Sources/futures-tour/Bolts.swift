@@ -103,14 +103,10 @@ final class LockedLog: @unchecked Sendable {
     private var storage: [String] = []
 
     func append(_ entry: String) {
-        lock.lock()
-        storage.append(entry)
-        lock.unlock()
+        lock.withLock { storage.append(entry) }
     }
 
     var entries: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
+        lock.withLock { storage }
     }
 }

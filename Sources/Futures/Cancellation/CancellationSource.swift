@@ -112,8 +112,8 @@ public final class CancellationSource: Sendable {
 ///
 /// Handlers run, and are released, after the lock is released.
 final class CancellationHub: CancellationSignal, @unchecked Sendable {
-    // `@unchecked Sendable`: every field below is only read and written between `lock.lock()` and
-    // `lock.unlock()`; the handlers are `@Sendable` and are called after unlocking.
+    // `@unchecked Sendable`: every field below is only read and written inside `lock.withLock`; the
+    // handlers are `@Sendable` and are called after unlocking.
     private let lock = ParkingLock()
     private var handlers: [Int: @Sendable () -> Void] = [:]
     private var nextKey = 0
@@ -123,74 +123,80 @@ final class CancellationHub: CancellationSignal, @unchecked Sendable {
     private var visits = 0
 
     var isCancellationRequested: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return requested
+        lock.withLock { requested }
+    }
+
+    /// What ``registerCancellationHandler(_:)`` decided under the lock.
+    private enum Registration {
+        /// Cancellation was requested already: the handler runs now, on the calling thread.
+        case runNow
+        /// Closed: the handler is not kept and never runs.
+        case refused
+        /// Kept under `key`.
+        case stored(key: Int)
     }
 
     func registerCancellationHandler(_ handler: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
-        lock.lock()
-        if requested {
-            lock.unlock()
+        let registration = lock.withLock { () -> Registration in
+            if requested { return .runNow }
+            if closed { return .refused }
+            let key = nextKey
+            nextKey += 1
+            visits += 1
+            handlers[key] = handler
+            return .stored(key: key)
+        }
+        switch registration {
+        case .runNow:
             handler()
             return nil
-        }
-        if closed {
-            lock.unlock()
+        case .refused:
             return nil
+        case .stored(let key):
+            return { [weak self] in self?.remove(key) }
         }
-        let key = nextKey
-        nextKey += 1
-        visits += 1
-        handlers[key] = handler
-        lock.unlock()
-        return { [weak self] in self?.remove(key) }
     }
 
     /// Removes the handler registered as `key` (if still there) and releases it after unlocking.
     private func remove(_ key: Int) {
-        lock.lock()
-        visits += 1
-        let removed = handlers.removeValue(forKey: key)
-        lock.unlock()
+        let removed = lock.withLock { () -> (@Sendable () -> Void)? in
+            visits += 1
+            return handlers.removeValue(forKey: key)
+        }
         _ = consume removed
     }
 
     /// Runs every handler once, in registration order (the first request only, unless closed).
     func requestCancellation() {
-        lock.lock()
-        guard !requested, !closed else {
-            lock.unlock()
-            return
+        let taken = lock.withLock { () -> [Int: @Sendable () -> Void]? in
+            guard !requested, !closed else { return nil }
+            requested = true
+            let taken = handlers
+            handlers = [:]
+            return taken
         }
-        requested = true
-        let taken = handlers
-        handlers = [:]
-        lock.unlock()
+        guard let taken else { return }
         for key in taken.keys.sorted() { taken[key]?() }
     }
 
     /// Releases every handler without running it; later requests do nothing.
     func close() {
-        lock.lock()
-        closed = true
-        let taken = handlers
-        handlers = [:]
-        lock.unlock()
+        let taken = lock.withLock { () -> [Int: @Sendable () -> Void] in
+            closed = true
+            let taken = handlers
+            handlers = [:]
+            return taken
+        }
         _ = consume taken
     }
 
     /// How many handlers are registered (for tests).
     var handlerCountForTesting: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return handlers.count
+        lock.withLock { handlers.count }
     }
 
     /// Table operations performed so far (for the complexity test).
     var visitsForTesting: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return visits
+        lock.withLock { visits }
     }
 }

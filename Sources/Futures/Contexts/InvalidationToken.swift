@@ -96,9 +96,8 @@ public final class InvalidationToken: ManualInvalidationTokenType {
     let flag = InvalidationFlag()
     /// Guards `registrations` and `sweepAt`. Never held while user code runs or a registration is released.
     private let lock = ParkingLock()
-    // Only read and written between `lock.lock()` and `lock.unlock()`, so never concurrently; the values
-    // are only used to call their thread-safe `invalidate()`/`isLive` after unlocking (or under the lock
-    // for `isLive`).
+    // Only read and written inside `lock.withLock`, so never concurrently; the values are only used to
+    // call their thread-safe `invalidate()`/`isLive` after unlocking (or under the lock for `isLive`).
     nonisolated(unsafe) private var registrations: [ObjectIdentifier: any CancellableRegistration] = [:]
     nonisolated(unsafe) private var sweepAt = 16
 
@@ -123,10 +122,11 @@ public final class InvalidationToken: ManualInvalidationTokenType {
     /// yet is removed and released (with its captures) before this method returns, on this thread.
     public func invalidate() {
         guard flag.set() else { return }
-        lock.lock()
-        var taken = registrations
-        registrations = [:]
-        lock.unlock()
+        var taken = lock.withLock { () -> [ObjectIdentifier: any CancellableRegistration] in
+            let taken = registrations
+            registrations = [:]
+            return taken
+        }
         for registration in taken.values { registration.invalidate() }
         taken = [:]
         future.complete(.failure(.invalidationTokenInvalidated))
@@ -135,54 +135,45 @@ public final class InvalidationToken: ManualInvalidationTokenType {
     /// Keeps `registration` until it runs or the token is invalidated; `false` (nothing kept) if the
     /// token is already invalid.
     func track(_ registration: any CancellableRegistration) -> Bool {
-        lock.lock()
-        if isInvalid {
-            lock.unlock()
-            return false
+        let (tracked, mustSweep) = lock.withLock { () -> (Bool, Bool) in
+            if isInvalid { return (false, false) }
+            registrations[ObjectIdentifier(registration)] = registration
+            return (true, registrations.count >= sweepAt)
         }
-        registrations[ObjectIdentifier(registration)] = registration
-        let mustSweep = registrations.count >= sweepAt
-        lock.unlock()
+        guard tracked else { return false }
         if mustSweep { sweep() }
         return true
     }
 
     /// Forgets the registration with identity `id` (it ran, or was cancelled); O(1).
     func forget(_ id: ObjectIdentifier) {
-        lock.lock()
-        var taken = registrations.removeValue(forKey: id)
-        lock.unlock()
-        taken = nil
-        _ = taken
+        let taken = lock.withLock { registrations.removeValue(forKey: id) }
+        _ = consume taken
     }
 
     /// How many registrations the token keeps (for tests).
     var registrationCountForTesting: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return registrations.count
+        lock.withLock { registrations.count }
     }
 
     /// Forgets registrations that can no longer run (their future is gone); run when the count doubled
     /// since the last sweep, so O(1) amortised. What it drops is moved into an array allocated before
     /// locking and released after unlocking.
     private func sweep() {
-        lock.lock()
-        let estimate = registrations.count
-        lock.unlock()
+        let estimate = lock.withLock { registrations.count }
         var deadKeys = ContiguousArray<ObjectIdentifier>()
         deadKeys.reserveCapacity(estimate)
         var dropped = ContiguousArray<any CancellableRegistration>()
         dropped.reserveCapacity(estimate)
-        lock.lock()
-        for (key, registration) in registrations where !registration.isLive && deadKeys.count < deadKeys.capacity {
-            deadKeys.append(key)
+        lock.withLock {
+            for (key, registration) in registrations where !registration.isLive && deadKeys.count < deadKeys.capacity {
+                deadKeys.append(key)
+            }
+            for key in deadKeys {
+                if let registration = registrations.removeValue(forKey: key) { dropped.append(registration) }
+            }
+            sweepAt = max(16, registrations.count * 2)
         }
-        for key in deadKeys {
-            if let registration = registrations.removeValue(forKey: key) { dropped.append(registration) }
-        }
-        sweepAt = max(16, registrations.count * 2)
-        lock.unlock()
         dropped = []
         _ = dropped
     }

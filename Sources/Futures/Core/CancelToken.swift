@@ -25,8 +25,8 @@
 public final class CancelToken: Sendable {
     /// Guards the fields below. Never held while user code runs or a registration is released.
     private let lock = ParkingLock()
-    // Only read and written between `lock.lock()` and `lock.unlock()`, so never concurrently; the
-    // stored handles are only used to call `cancel()`/`isLive` (thread-safe) and compare identities.
+    // Only read and written inside `lock.withLock`, so never concurrently; the stored handles are only
+    // used to call `cancel()`/`isLive` (thread-safe) and compare identities.
     nonisolated(unsafe) private var buckets: [ObjectIdentifier: Bucket] = [:]
     /// How many handles the buckets hold.
     nonisolated(unsafe) private var handleCount = 0
@@ -59,22 +59,22 @@ public final class CancelToken: Sendable {
         let key = ObjectIdentifier(owner)
         // Built outside the lock: the common case is the first registration on an owner.
         var fresh: ContiguousArray<any CancellableRegistration>? = [handle]
-        var stale: Bucket?
-        lock.lock()
-        visits += 1
-        if let existing = buckets[key]?.owner, existing === owner {
-            buckets[key]!.handles.append(handle)
-        } else {
-            // Absent, or left by a dead owner whose address was reused: replace it (released below).
-            stale = buckets.removeValue(forKey: key)
-            handleCount -= stale?.handles.count ?? 0
-            buckets[key] = Bucket(owner: owner, handles: fresh.take()!)
+        let (stale, mustSweep) = lock.withLock { () -> (Bucket?, Bool) in
+            visits += 1
+            var stale: Bucket?
+            if let existing = buckets[key]?.owner, existing === owner {
+                buckets[key]!.handles.append(handle)
+            } else {
+                // Absent, or left by a dead owner whose address was reused: replace it (released below).
+                stale = buckets.removeValue(forKey: key)
+                handleCount -= stale?.handles.count ?? 0
+                buckets[key] = Bucket(owner: owner, handles: fresh.take()!)
+            }
+            handleCount += 1
+            return (stale, handleCount >= sweepAt)
         }
-        handleCount += 1
-        let mustSweep = handleCount >= sweepAt
-        lock.unlock()
         // Released here, outside the lock: a stale bucket may hold live callbacks of a dead owner.
-        stale = nil
+        _ = consume stale
         fresh = nil
         if mustSweep { sweep() }
     }
@@ -84,53 +84,47 @@ public final class CancelToken: Sendable {
     ///
     /// Dropped buckets are moved into arrays allocated before locking and released after unlocking.
     private func sweep() {
-        lock.lock()
-        let estimate = buckets.count
-        lock.unlock()
+        let estimate = lock.withLock { buckets.count }
         var deadKeys = ContiguousArray<ObjectIdentifier>()
         deadKeys.reserveCapacity(estimate)
         var dropped = ContiguousArray<Bucket>()
         dropped.reserveCapacity(estimate)
-        lock.lock()
-        // A manual index walk: mutating `values` in place keeps the storage unique (no copy).
-        var index = buckets.startIndex
-        while index != buckets.endIndex {
-            visits += 1 + buckets.values[index].handles.count
-            if buckets.values[index].owner != nil {
-                // A handle that is no longer live holds nothing of the user's (its body was released
-                // when it ran or was cancelled), so dropping it here releases no user object.
-                buckets.values[index].handles.removeAll { !$0.isLive }
+        lock.withLock {
+            // A manual index walk: mutating `values` in place keeps the storage unique (no copy).
+            var index = buckets.startIndex
+            while index != buckets.endIndex {
+                visits += 1 + buckets.values[index].handles.count
+                if buckets.values[index].owner != nil {
+                    // A handle that is no longer live holds nothing of the user's (its body was released
+                    // when it ran or was cancelled), so dropping it here releases no user object.
+                    buckets.values[index].handles.removeAll { !$0.isLive }
+                }
+                if buckets.values[index].owner == nil || buckets.values[index].handles.isEmpty,
+                    deadKeys.count < deadKeys.capacity
+                {
+                    deadKeys.append(buckets.keys[index])
+                }
+                buckets.formIndex(after: &index)
             }
-            if buckets.values[index].owner == nil || buckets.values[index].handles.isEmpty,
-                deadKeys.count < deadKeys.capacity
-            {
-                deadKeys.append(buckets.keys[index])
+            for key in deadKeys {
+                if let bucket = buckets.removeValue(forKey: key) { dropped.append(bucket) }
             }
-            buckets.formIndex(after: &index)
+            handleCount = 0
+            for bucket in buckets.values { handleCount += bucket.handles.count }
+            sweepAt = max(16, handleCount * 2)
         }
-        for key in deadKeys {
-            if let bucket = buckets.removeValue(forKey: key) { dropped.append(bucket) }
-        }
-        handleCount = 0
-        for bucket in buckets.values { handleCount += bucket.handles.count }
-        sweepAt = max(16, handleCount * 2)
-        lock.unlock()
         // Released here: a dead owner's bucket may still hold live callbacks and their captures.
         dropped = []
     }
 
     /// How many registrations the token currently remembers (for tests).
     var registrationCountForTesting: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return handleCount
+        lock.withLock { handleCount }
     }
 
     /// Buckets and handles visited so far by lookups and sweeps (for the complexity test).
     var visitsForTesting: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return visits
+        lock.withLock { visits }
     }
 
     /// Cancels every live registration made with this token on `owner`; returns whether there was one.
@@ -140,11 +134,12 @@ public final class CancelToken: Sendable {
     func cancelRegistrations(on owner: AnyObject) -> Bool {
         guard !isUnused else { return false }
         let key = ObjectIdentifier(owner)
-        lock.lock()
-        visits += 1
-        var taken = buckets.removeValue(forKey: key)
-        handleCount -= taken?.handles.count ?? 0
-        lock.unlock()
+        var taken = lock.withLock { () -> Bucket? in
+            visits += 1
+            let taken = buckets.removeValue(forKey: key)
+            handleCount -= taken?.handles.count ?? 0
+            return taken
+        }
         guard let bucket = taken.take(), bucket.owner === owner else {
             // A dead owner's bucket at a reused address: released here, nothing is cancelled.
             return false

@@ -10,8 +10,8 @@
 /// weakly, so a future dropped while pending frees its entry and this callback (a ``CancelToken``
 /// forgets it in its next sweep).
 final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration, @unchecked Sendable {
-    // `@unchecked Sendable`: the mutable fields are only read and written between `lock.lock()` and
-    // `lock.unlock()`; the closures are `@Sendable` and are called (and released) after unlocking.
+    // `@unchecked Sendable`: the mutable fields are only read and written inside `lock.withLock`; the
+    // closures are `@Sendable` and are called (and released) after unlocking.
     private let lock = ParkingLock()
     private var body: (@Sendable (Result<T, E>) -> Void)?
     private var onCancel: (@Sendable () -> Void)?
@@ -35,9 +35,7 @@ final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration,
 
     /// Whether it may still run: not run, not cancelled, and its future (once registered) still there.
     var isLive: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return body != nil && (!attached || future != nil)
+        lock.withLock { body != nil && (!attached || future != nil) }
     }
 
     /// Registers this callback on `future`, on `context`, through a removable entry: one consumer of
@@ -50,14 +48,13 @@ final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration,
             // Completed: it ran (or was handed out); there is nothing to ask.
             return Future<T, E>.Registration(hasExtras: false, acceptsCancellation: false)
         }
-        lock.lock()
-        let cancelledMeanwhile = body == nil
-        if !cancelledMeanwhile {
+        let cancelledMeanwhile = lock.withLock { () -> Bool in
+            if body == nil { return true }
             self.future = future
             self.entry = entry
             attached = true
+            return false
         }
-        lock.unlock()
         // Cancelled (or run) between registering and here: nobody else will take the entry back.
         if cancelledMeanwhile {
             future.removeEntry(entry)
@@ -71,19 +68,24 @@ final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration,
 
     /// Runs the body once, unless cancelled; releases it either way (after it returned).
     func run(_ value: Result<T, E>) {
-        lock.lock()
-        let body = self.body
-        self.body = nil
-        let onCancel = self.onCancel
-        self.onCancel = nil
-        let settled = self.settled
-        self.settled = nil
-        future = nil
-        entry = nil
-        lock.unlock()
+        let (body, onCancel, settled) = lock.withLock { () -> Closures in
+            future = nil
+            entry = nil
+            return takeClosures()
+        }
         _ = consume onCancel
         body?(value)
         settled?(ObjectIdentifier(self))
+    }
+
+    /// The closures the callback holds, moved out together: `body`, `onCancel`, `settled`.
+    private typealias Closures = (
+        (@Sendable (Result<T, E>) -> Void)?, (@Sendable () -> Void)?, (@Sendable (ObjectIdentifier) -> Void)?
+    )
+
+    /// Moves the closures out, leaving `nil` (called under the lock; the caller releases them after it).
+    private func takeClosures() -> Closures {
+        (body.take(), onCancel.take(), settled.take())
     }
 
     func cancel() -> Bool {
@@ -97,18 +99,14 @@ final class CancellableCallback<T: Sendable, E: Error>: CancellableRegistration,
     }
 
     private func switchOff(runningOnCancel: Bool) -> Bool {
-        lock.lock()
-        let body = self.body
-        self.body = nil
-        let onCancel = self.onCancel
-        self.onCancel = nil
-        let settled = self.settled
-        self.settled = nil
-        let future = self.future
-        let entry = self.entry
-        self.future = nil
-        self.entry = nil
-        lock.unlock()
+        let ((body, onCancel, settled), future, entry) = lock.withLock {
+            () -> (Closures, Future<T, E>?, RemovableEntry<T, E>?) in
+            let future = self.future
+            let entry = self.entry
+            self.future = nil
+            self.entry = nil
+            return (takeClosures(), future, entry)
+        }
         let wasLive = body != nil
         // Take the entry back from the pending future: it and its closure are released now, not at
         // completion. Then release the body (and what it captured), outside every lock.

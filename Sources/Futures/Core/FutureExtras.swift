@@ -31,9 +31,7 @@ enum FutureExtras {
     /// returns. The entry is removed if `body` leaves it empty. `body` runs under the table's lock: it must
     /// only assign fields (no callbacks); what an assignment replaces is released after the lock.
     static func update<T, E, R>(_ future: Future<T, E>, _ body: (inout Entry) -> R) -> R {
-        future.lock.lock()
-        future.setFlag(Future<T, E>.Flags.hasExtras, true)
-        future.lock.unlock()
+        future.lock.withLock { future.setFlag(Future<T, E>.Flags.hasExtras, true) }
         let key = ObjectIdentifier(future)
         var replaced: Entry? = nil
         let outcome = table.withValue { table -> R in
@@ -52,9 +50,7 @@ enum FutureExtras {
 
     /// The entry of `future`, if it has one.
     static func entry<T, E>(of future: Future<T, E>) -> Entry? {
-        future.lock.lock()
-        let has = future.flag(Future<T, E>.Flags.hasExtras)
-        future.lock.unlock()
+        let has = future.lock.withLock { future.flag(Future<T, E>.Flags.hasExtras) }
         guard has else { return nil }
         let key = ObjectIdentifier(future)
         return table.withValue { $0[key] }

@@ -4,10 +4,10 @@
 package final class LockedBox<Value: Sendable>: Sendable {
     @usableFromInline
     let lock = ParkingLock()
-    // Only accessed between `lock.lock()` and `lock.unlock()`, so never concurrently; and never two
-    // accesses at once on one thread either, because a nested access would take the (non-recursive) lock
-    // twice and deadlock first. So the runtime's exclusivity check (a call and a per-thread table look-up
-    // per access, about 150 instructions) could never fire, and is skipped.
+    // Only accessed inside `lock.withLock`, so never concurrently; and never two accesses at once on one
+    // thread either, because a nested access would take the (non-recursive) lock twice and deadlock first.
+    // So the runtime's exclusivity check (a call and a per-thread table look-up per access, about 150
+    // instructions) could never fire, and is skipped.
     @usableFromInline
     @exclusivity(unchecked)
     nonisolated(unsafe) var storage: Value
@@ -20,18 +20,17 @@ package final class LockedBox<Value: Sendable>: Sendable {
     @inlinable
     package var value: Value {
         get {
-            lock.lock()
-            defer { lock.unlock() }
-            return storage
+            lock.withLock { storage }
         }
         set {
             // The old value is taken out under the lock and released after it: its `deinit` (or that of
             // something it captured) may read or replace this very value.
-            lock.lock()
-            let old = storage
-            storage = newValue
-            lock.unlock()
-            withExtendedLifetime(old) {}
+            let old = lock.withLock { () -> Value in
+                let old = storage
+                storage = newValue
+                return old
+            }
+            _ = consume old
         }
     }
 
@@ -39,9 +38,7 @@ package final class LockedBox<Value: Sendable>: Sendable {
     /// the user's (overwrite or drop a value whose last reference it holds): move such values out and
     /// return them, so that the caller releases them after the lock.
     @inlinable
-    package func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&storage)
+    package func withValue<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+        try lock.withLock { () throws(E) -> R in try body(&storage) }
     }
 }

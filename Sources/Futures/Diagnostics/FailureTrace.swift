@@ -120,9 +120,7 @@ extension Future {
     ///
     /// Reading it does not count as observing the failure (see ``FuturesDiagnostics/unobservedFailures``).
     public var failureTrace: FailureTrace? {
-        lock.lock()
-        let hasFailed = failed
-        lock.unlock()
+        let hasFailed = lock.withLock { failed }
         guard hasFailed, let node = FailureTracing.node(of: self) else { return nil }
         return node.trace()
     }

@@ -81,9 +81,7 @@ extension Future {
     /// Exempts this future from unobserved-failure reports (a signal of the library that nobody has to
     /// handle, such as ``InvalidationToken/future``).
     func markObserved() {
-        lock.lock()
-        observed = true
-        lock.unlock()
+        lock.withLock { observed = true }
     }
 
     /// The deallocation of a failed future: drops its recorded origin and reports it if nobody observed it.

@@ -81,24 +81,25 @@ extension FutureStream: AsyncSequence {
 /// Its owner is the iterator; when the iterator goes away (loop left), `deinit` unsubscribes. The
 /// stream's handler holds it weakly, so the stream never keeps a finished loop alive.
 final class StreamConsumer<T: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable`: all mutable state below is only touched between `lock.lock()` and
-    // `lock.unlock()`; continuations are resumed after unlocking.
+    // `@unchecked Sendable`: all mutable state below is only touched inside `lock.withLock`;
+    // continuations are resumed after unlocking.
     private let lock = ParkingLock()
     /// Events not taken yet from `head` on; a taken one is moved out (left `nil`), so trimming the
     /// buffer under the lock never releases an event.
     private var buffer: ContiguousArray<StreamEvent<T>?> = []
     private var head = 0
-    private var waiter: UnsafeContinuation<StreamEvent<T>?, Never>?
+    private var waiter: Waiter?
     private var isStopped = false
     private var subscription: StreamSubscription?
+
+    /// A task waiting in ``next()``.
+    private typealias Waiter = UnsafeContinuation<StreamEvent<T>?, Never>
 
     init(_ stream: FutureStream<T>) {
         let subscription = stream.subscribe(context: immediateExecutionContext) { [weak self] event in
             self?.receive(event)
         }
-        lock.lock()
-        self.subscription = subscription
-        lock.unlock()
+        lock.withLock { self.subscription = subscription }
     }
 
     deinit {
@@ -106,20 +107,19 @@ final class StreamConsumer<T: Sendable>: @unchecked Sendable {
     }
 
     private func receive(_ event: StreamEvent<T>) {
-        lock.lock()
-        if isStopped {
-            lock.unlock()
-            return
+        // The waiting task to resume with `event`, if one waits; otherwise `event` is buffered (or dropped
+        // once stopped).
+        let waiting = lock.withLock { () -> Waiter? in
+            if isStopped { return nil }
+            if case .end = event { isStopped = true }
+            if let waiter {
+                self.waiter = nil
+                return waiter
+            }
+            buffer.append(event)
+            return nil
         }
-        if case .end = event { isStopped = true }
-        if let waiter {
-            self.waiter = nil
-            lock.unlock()
-            waiter.resume(returning: event)
-            return
-        }
-        buffer.append(event)
-        lock.unlock()
+        waiting?.resume(returning: event)
     }
 
     /// Takes the next buffered event, or waits for one; `nil` once stopped (or the task is cancelled).
@@ -131,18 +131,14 @@ final class StreamConsumer<T: Sendable>: @unchecked Sendable {
         if let event = takeBuffered() { return event }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<StreamEvent<T>?, Never>) in
-                lock.lock()
-                if head < buffer.count {
-                    let event = popLocked()
-                    lock.unlock()
-                    continuation.resume(returning: event)
-                } else if isStopped {
-                    lock.unlock()
-                    continuation.resume(returning: nil)
-                } else {
+                // What to resume with now (a buffered event, or `nil` once stopped); none: the task waits.
+                let ready = lock.withLock { () -> StreamEvent<T>?? in
+                    if head < buffer.count { return .some(popLocked()) }
+                    if isStopped { return .some(nil) }
                     waiter = continuation
-                    lock.unlock()
+                    return nil
                 }
+                if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
             stop()
@@ -150,11 +146,11 @@ final class StreamConsumer<T: Sendable>: @unchecked Sendable {
     }
 
     private func takeBuffered() -> StreamEvent<T>?? {
-        lock.lock()
-        defer { lock.unlock() }
-        if head < buffer.count { return .some(popLocked()) }
-        if isStopped { return .some(nil) }
-        return nil
+        lock.withLock { () -> StreamEvent<T>?? in
+            if head < buffer.count { return .some(popLocked()) }
+            if isStopped { return .some(nil) }
+            return nil
+        }
     }
 
     private func popLocked() -> StreamEvent<T> {
@@ -173,15 +169,16 @@ final class StreamConsumer<T: Sendable>: @unchecked Sendable {
 
     /// Unsubscribes, drops what is buffered, and ends a waiting `next()` with `nil`.
     func stop() {
-        lock.lock()
-        isStopped = true
-        let dropped = buffer
-        buffer = []
-        head = 0
-        let waiter = self.waiter
-        self.waiter = nil
-        let subscription = self.subscription
-        lock.unlock()
+        let (dropped, waiter, subscription) = lock.withLock {
+            () -> (ContiguousArray<StreamEvent<T>?>, Waiter?, StreamSubscription?) in
+            isStopped = true
+            let dropped = buffer
+            buffer = []
+            head = 0
+            let waiter = self.waiter
+            self.waiter = nil
+            return (dropped, waiter, self.subscription)
+        }
         // The events not taken are released here, outside the lock.
         _ = consume dropped
         waiter?.resume(returning: nil)

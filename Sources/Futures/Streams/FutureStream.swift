@@ -37,7 +37,8 @@
 /// subscribers; a result is handed to n subscribers in O(n).
 public final class FutureStream<T: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable` is sound because the only mutable state, `state`, is read and written only
-    // between `lock.lock()` and `lock.unlock()`; handlers are `@Sendable` and run outside the lock.
+    // inside `lock.withLock` (and by `deinit`, which no other thread can overlap); handlers are
+    // `@Sendable` and run outside the lock.
     @usableFromInline
     let lock = ParkingLock()
     @usableFromInline
@@ -108,16 +109,12 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
 
     /// How many results the stream currently keeps for replay (at most ``capacity``).
     public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return state.history.count
+        lock.withLock { state.history.count }
     }
 
     /// Whether the stream has ended (finished, or failed terminally).
     public var isFinished: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return state.isEnded
+        lock.withLock { state.isEnded }
     }
 
     // MARK: - Write end (internal: used by StreamPromise and the combinators)
@@ -127,9 +124,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     @discardableResult
     package func publish(_ result: Result<T, any Error>) -> Bool {
         var evicted: Result<T, any Error>? = nil
-        lock.lock()
-        let action = state.publish(result, evicted: &evicted)
-        lock.unlock()
+        let action = lock.withLock { state.publish(result, evicted: &evicted) }
         // The result the history dropped is released here, outside the lock.
         evicted = nil
         // Consumed, and every case binds its payload: the action is moved apart, not copied.
@@ -165,10 +160,11 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     @usableFromInline
     @discardableResult
     func finish(_ error: (any Error)?) -> Bool {
-        lock.lock()
-        let action = state.finish(error)
-        let abandonHandler = action == nil ? nil : state.onAbandoned.take()
-        lock.unlock()
+        let (action, abandonHandler) = lock.withLock {
+            () -> (StreamState<T>.StartAction?, (@Sendable () -> Void)?) in
+            let action = state.finish(error)
+            return (action, action == nil ? nil : state.onAbandoned.take())
+        }
         _ = consume abandonHandler  // released after the lock: the stream ended, nobody can abandon it
         guard let action else { return false }
         start(action)
@@ -180,13 +176,12 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// for a producer whose work nobody wants any more. Released unrun when the stream ends, and never
     /// stored on a stream that has ended already (it would keep what it captures as long as the stream).
     func whenAbandoned(_ handler: @escaping @Sendable () -> Void) {
-        var replaced: (@Sendable () -> Void)? = nil
-        lock.lock()
-        if !state.isEnded {
-            replaced = state.onAbandoned.take()
+        let replaced = lock.withLock { () -> (@Sendable () -> Void)? in
+            if state.isEnded { return nil }
+            let replaced = state.onAbandoned.take()
             state.onAbandoned = handler
+            return replaced
         }
-        lock.unlock()
         _ = consume replaced  // a handler set before is released after the lock
     }
 
@@ -229,11 +224,10 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
             subscription.invalidate()
             return subscription
         }
-        lock.lock()
         // A token cancelled between `register` and here finds nothing to detach: skip it instead.
-        let subscribed: StreamState<T>.Subscribed? =
+        let subscribed = lock.withLock { () -> StreamState<T>.Subscribed? in
             subscription.isLive ? state.subscribe(subscription, handler: handler) : nil
-        lock.unlock()
+        }
         switch subscribed {
         case nil, .idle?:
             break
@@ -254,10 +248,11 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// Removes `subscription` from the state; its slot (handler, undelivered results) is released
     /// after unlocking. Returns whether it was subscribed.
     func detach(_ subscription: StreamSubscription) -> Bool {
-        lock.lock()
-        let removed = state.unsubscribe(subscription)
-        let abandoned = removed != nil && state.live == 0 && !state.isEnded ? state.onAbandoned.take() : nil
-        lock.unlock()
+        let (removed, abandoned) = lock.withLock {
+            () -> (StreamState<T>.Removed?, (@Sendable () -> Void)?) in
+            let removed = state.unsubscribe(subscription)
+            return (removed, removed != nil && state.live == 0 && !state.isEnded ? state.onAbandoned.take() : nil)
+        }
         if let abandoned { Trampoline.run(abandoned) { $0() } }
         return removed != nil
     }
@@ -351,9 +346,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     ) {
         if !subscription.mayDeliver() { return }
         handler(.element(result))
-        lock.lock()
-        let hasMore = state.endDirectTurn(of: subscription)
-        lock.unlock()
+        let hasMore = lock.withLock { state.endDirectTurn(of: subscription) }
         if hasMore { drain(subscription) }
     }
 
@@ -392,9 +385,9 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
                 batch.reserveCapacity(StreamState<T>.replayBatch)
             }
             var removed: StreamState<T>.Removed? = nil
-            lock.lock()
-            let next = state.nextBatch(for: subscription, into: &batch, removed: &removed, needsRoom: &needsRoom)
-            lock.unlock()
+            let next = lock.withLock {
+                state.nextBatch(for: subscription, into: &batch, removed: &removed, needsRoom: &needsRoom)
+            }
             // The slot of a subscriber that got its end is released here, outside the lock.
             removed = nil
             guard let handler = next else {

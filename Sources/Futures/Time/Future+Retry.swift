@@ -155,7 +155,7 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
     private let cancellationError: E?
     private let operation: @Sendable () -> Future<T, E>
     // `nonisolated(unsafe)`: a mutable stored property of a Sendable class; it is only read and
-    // written between `lock.lock()` and `lock.unlock()`.
+    // written inside `lock.withLock`.
     private let lock = ParkingLock()
     nonisolated(unsafe) private var phase: Phase = .starting
 
@@ -183,12 +183,12 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
     /// Replaces the phase under the lock when `condition` holds, and returns the old one: the caller
     /// releases it (a task handle, an error) after the lock is released.
     private func swapPhase(_ new: Phase, if condition: (Phase) -> Bool) -> (swapped: Bool, old: Phase) {
-        lock.lock()
-        let old = phase
-        let swapped = condition(old)
-        if swapped { phase = new }
-        lock.unlock()
-        return (swapped, old)
+        lock.withLock {
+            let old = phase
+            let swapped = condition(old)
+            if swapped { phase = new }
+            return (swapped, old)
+        }
     }
 
     private func attempt(_ number: Int) {
@@ -249,17 +249,17 @@ private final class RetryLoop<T: Sendable, E: Error, C: Clock<Duration>>: Sendab
         }
         guard entering.swapped else { return }
         let timer = ClockTimer(after: wait, on: clock) { [self] in attempt(number) }
-        lock.lock()
-        var cancelled = false
-        switch phase {
-        case .waiting(timer: .none, let error, let trace):
-            phase = .waiting(timer: timer, lastError: error, trace: trace)
-        case .done:
-            cancelled = true  // cancelled before the timer was recorded
-        case .starting, .running, .waiting:
-            break  // the timer already fired
+        let cancelled = lock.withLock { () -> Bool in
+            switch phase {
+            case .waiting(timer: .none, let error, let trace):
+                phase = .waiting(timer: timer, lastError: error, trace: trace)
+                return false
+            case .done:
+                return true  // cancelled before the timer was recorded
+            case .starting, .running, .waiting:
+                return false  // the timer already fired
+            }
         }
-        lock.unlock()
         if cancelled { timer.cancel() }
     }
 
