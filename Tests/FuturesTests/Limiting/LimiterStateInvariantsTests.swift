@@ -28,14 +28,16 @@ struct LimiterStateInvariantsTests {
             #expect(state.invariantViolations.isEmpty)
         }
         #expect(state.running.count == 2 && state.queuedCount == 4)
-        #expect(state.remove(items[3]))
+        let removed = state.remove(items[3])
+        #expect(removed)
         #expect(state.invariantViolations.isEmpty)
         let next = state.finish(items[0])
         #expect(next === items[5], "the oldest high-priority item starts first")
         #expect(state.invariantViolations.isEmpty)
         var queued: [any LimitedWork] = []
         var running: [any LimitedWork] = []
-        #expect(state.close(queued: &queued, running: &running))
+        let closed = state.close(queued: &queued, running: &running)
+        #expect(closed)
         #expect(state.invariantViolations.isEmpty)
         #expect(queued.count == 2 && running.count == 2)
     }
