@@ -24,9 +24,7 @@ public typealias Logger = PrintLogger
 /// (`BrightFutures.materialize { … }`, `BrightFutures.Future<Int, Never>`).
 ///
 /// A type named like its module takes the place of the module in qualified names, so the module's
-/// qualified spellings live here. (Code that imports only `Futures` reaches a deprecated enum of the
-/// same name instead; this one, in the `BrightFutures` module, hides it and is not deprecated.) It is an
-/// empty enum: it has no instances and adds no behaviour.
+/// qualified spellings live here. It is an empty enum: it has no instances and adds no behaviour.
 public enum BrightFutures {
     /// `BrightFutures.materialize` for a `(value?, error?)` completion handler: the same as the
     /// module's `materialize`.

@@ -5,9 +5,8 @@ private enum Failure: Error, Equatable {
     case boom
 }
 
-/// `import BrightFutures` code that spells names through the module keeps compiling, without the
-/// deprecation warnings `import Futures` code gets for the same spellings (this target builds with
-/// zero warnings). The `import Futures` path is in the core's MaterializeTests.
+/// `import BrightFutures` code that spells names through the module keeps compiling, without warnings
+/// (this target builds with zero warnings).
 @Suite("BrightFutures module: names spelled through the module")
 struct ModuleNameTests {
     @Test func materializeThroughTheModuleName() {

@@ -20,9 +20,9 @@ private final class Lines: LoggerType {
 
 /// Every symbol the API design lists for the BrightFutures part (§1 futures and promises, §2 contexts,
 /// §3 invalidation and `CancelToken`), called once, spelled as BrightFutures code spells it. If the
-/// migration guide says "unchanged" for a name, this file is where that is checked. (The deprecated
-/// capitalised aliases are called in `BuiltInContextTests`, from deprecated code, so that they do not
-/// warn here.)
+/// migration guide says "unchanged" for a name, this file is where that is checked. (BrightFutures' own
+/// spellings that the core does not keep, the deprecated capitalised contexts among them, are the
+/// `BrightFutures` module's, checked in `BrightFuturesTests`.)
 @Suite("BrightFutures surface: every listed symbol, called once")
 struct BrightFuturesSurfaceTests {
     let now = immediateExecutionContext
