@@ -34,5 +34,10 @@ struct ModuleNameTests {
         let promoted: Future<Int, Failure> = cannotSucceed.promoteValue()
         let logger: LoggerType = Logger()
         #expect(promoted.error == .boom && logger is PrintLogger)
+        let failure: BrightFuturesError<Failure> = BrightFuturesError(external: .boom)
+        let cases: [BrightFuturesError<Failure>] = [.noSuchElement, .invalidationTokenInvalidated, .illegalState]
+        #expect(failure == .external(.boom) && !cases.contains(failure) && cases.allSatisfy { cases.contains($0) })
+        let signal: Future<Never, BrightFuturesError<Never>> = InvalidationToken().future
+        #expect(!signal.isCompleted)
     }
 }

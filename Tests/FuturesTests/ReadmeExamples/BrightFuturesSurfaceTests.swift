@@ -127,9 +127,9 @@ struct BrightFuturesSurfaceTests {
     }
 
     @Test func errorsAndResultHelpers() {
-        let external = BrightFuturesError<Fail>(external: .one)
+        let external = CombinatorError<Fail>(external: .one)
         #expect(external == .external(.one))
-        #expect([BrightFuturesError<Fail>.noSuchElement, .invalidationTokenInvalidated, .illegalState].count == 3)
+        #expect([CombinatorError<Fail>.noSuchElement, .invalidationTokenInvalidated, .illegalState].count == 3)
         let result = Result<Int, Fail>(value: 1)
         #expect(result.value == 1 && Result<Int, Fail>(error: .one).error == .one)
         #expect(result.analysis(ifSuccess: { $0 + 1 }, ifFailure: { _ in 0 }) == 2)
