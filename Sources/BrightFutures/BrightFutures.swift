@@ -89,8 +89,6 @@ public enum BrightFutures {
     public typealias Future<T: Sendable, E: Error> = Futures.Future<T, E>
     /// `BrightFutures.Promise`: `Futures.Promise`.
     public typealias Promise<T: Sendable, E: Error> = Futures.Promise<T, E>
-    /// `BrightFutures.Async`: `Futures.Async`.
-    public typealias Async<Value: Sendable> = Futures.Async<Value>
     /// `BrightFutures.BrightFuturesError`: the module's `BrightFuturesError`, the core's `CombinatorError`.
     public typealias BrightFuturesError<E: Error> = Futures.CombinatorError<E>
     /// `BrightFutures.ExecutionContext`: the module's function type `ExecutionContext`.

@@ -73,7 +73,7 @@ func tourBrightFuturesContexts() {
     let promoted: Future<Int, CombinatorError<URLError>> = filtered.promoteError()
     print("promoteError keeps the case:", promoted.error.map { "\($0)" } ?? "")
     let nested = Result<Result<Int, CombinatorError<Never>>, CombinatorError<Never>>.success(.success(9))
-    print("Result.flatten:", nested.flatten(), "- Async:", Async(result: 10))
+    print("Result.flatten:", nested.flatten())
 }
 
 /// Counts tasks across threads for the tour.

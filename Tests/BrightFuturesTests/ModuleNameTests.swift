@@ -27,6 +27,9 @@ struct ModuleNameTests {
         #expect(seen.values == [true] && token.isInvalid == false)
         let defaultContext: BrightFutures.ExecutionContext = BrightFutures.defaultContext()
         _ = defaultContext
+        let async: BrightFutures.Async<Int> = Async(result: 1)
+        let same: Async<Int> = BrightFutures.Async(other: async)
+        #expect(same.result == 1)
     }
 
     @Test func namesTheCoreSpellsDifferently() {

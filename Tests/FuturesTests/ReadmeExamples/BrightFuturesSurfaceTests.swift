@@ -152,16 +152,6 @@ struct BrightFuturesSurfaceTests {
         #expect(await DispatchQueue.global().asyncValueAfter(.now()) { 5 }.get() == 5)
     }
 
-    @Test func asyncValueType() async {
-        let async = Async<Int>(result: 1)
-        let seen = Recorder<Int>()
-        async.onComplete(now) { seen.append($0) }
-        let awaited = await async.get()
-        #expect(seen.values == [1] && awaited == 1)
-        #expect(Async<Async<Int>>(result: async).flatten().result == 1)
-        #expect(async.description == "Async<Int>(Optional(1))" && async.debugDescription == async.description)
-    }
-
     @Test func debugLogging() {
         let logger = Lines()
         _ = Future<Int, Fail>(value: 1).debug("answer", logger: logger, context: now)
