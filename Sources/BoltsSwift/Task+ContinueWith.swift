@@ -23,10 +23,6 @@ extension Task {
     /// let length = Task("four").continueWith { task in task.result?.count ?? 0 }
     /// ```
     ///
-    /// A succeeded `Task<Void>` may be shared: when `continuation` returns `Void` on ``Executor/immediate``
-    /// over a completed task, the returned task can be one succeeded task shared by every such call
-    /// (a completed task carries nothing else, and a cancellation request on it does nothing).
-    ///
     /// - Parameters:
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives this (completed) task. Its value succeeds the new task; an error it
@@ -88,8 +84,6 @@ extension Task {
     /// ```swift
     /// let doubled = Task(21).continueOnSuccessWith { value in value * 2 }
     /// ```
-    ///
-    /// A succeeded `Task<Void>` may be shared, as with ``continueWith(_:continuation:file:line:)``.
     ///
     /// - Parameters:
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
@@ -176,8 +170,6 @@ extension Task {
     ///     }
     /// ```
     ///
-    /// A succeeded `Task<Void>` may be shared, as with ``continueWith(_:continuation:file:line:)``.
-    ///
     /// - Parameters:
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
     ///   - continuation: Receives the error and returns the result instead; an error it throws faults the
@@ -214,8 +206,6 @@ extension Task {
 
     /// Runs `continuation` with the error if this task faults, to recover with a result; a success or a
     /// cancellation passes straight through.
-    ///
-    /// A succeeded `Task<Void>` may be shared, as with ``continueWith(_:continuation:file:line:)``.
     ///
     /// - Parameters:
     ///   - executor: Where `continuation` runs; ``Executor/default`` if omitted.
@@ -327,15 +317,10 @@ extension Task {
 
     // MARK: - The one continuation primitive
 
-    /// A completed task with `result`. A succeeded `Task<Void>` carries nothing but its state (no trace:
-    /// traced tasks are derived; a request on it does nothing), so it is the one shared
-    /// ``succeededVoidTask``; any other result gets a new task.
+    /// A new task completed with `result`.
     @inlinable
     static func settled(_ result: Result<TResult, any Error>) -> Task<TResult> {
-        if TResult.self == Void.self, case .success = result {
-            return unsafeDowncast(succeededVoidTask, to: Task<TResult>.self)
-        }
-        return Task(completed: result)
+        Task(completed: result)
     }
 
     /// The task `body` returns once it has completed (a request on a completed task does nothing, so there
@@ -418,9 +403,9 @@ extension Task {
     }
 }
 
-/// The one succeeded `Task<Void>` that continuations returning `Void` on ``Executor/immediate`` share (see
-/// ``Task/settled(_:)``). A completed task never changes: it holds its success and nothing else.
-@usableFromInline
+/// A succeeded `Task<Void>`, the input that ``Task/init(_:closure:file:line:)`` and
+/// ``Task/executeWithTask(_:closure:file:line:)`` start from. A completed task never changes: it holds its
+/// success and nothing else.
 let succeededVoidTask = Task<Void>(completed: .success(()))
 
 /// A task derived from another one by a continuation, carrying the step that completes it.

@@ -220,9 +220,8 @@ where
     public func flatten(
         file: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value.Value.Value.Value, Value.Error> {
-        if let outer = self as? any AsyncTypeLinking,
-            let flattened = outer.linkedFlatten(Value.Value.Value.Value.self, file: file, line: line)
-                as? Future<Value.Value.Value.Value, Value.Error>
+        if let outer = self as? any FlattenLinking,
+            let flattened = outer.linkedFlatten(file: file, line: line) as? Future<Value.Value.Value.Value, Value.Error>
         {
             return flattened
         }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// BrightFutures' protocol of values that arrive later: `Futures.Future` and `Futures.Async` conform.
+/// BrightFutures' protocol of values that arrive later: `Futures.Future` and ``Async`` conform.
 ///
 /// Write generic code against it as with BrightFutures, most often
 /// `extension AsyncType where Value: ResultProtocol { … }`: such an extension applies to every

@@ -6,10 +6,10 @@
 @_exported import Foundation
 // BrightFutures' module name over the one core: `import BrightFutures` brings every name of `Futures`
 // (the core already spells most of BrightFutures' API), plus BrightFutures' own declarations where the
-// core's differ: the function type `ExecutionContext` and its values, the protocols `AsyncType` and
-// `ResultProtocol` with their extensions, and the names below. A module's own declaration hides the one
-// of the same name it re-exports, for its clients too. Nothing here adds a mechanism: every declaration
-// forwards to the core.
+// core's differ or it has none: the function type `ExecutionContext` and its values, the protocols
+// `AsyncType` and `ResultProtocol` with their extensions, and the names below. A module's own declaration
+// hides the one of the same name it re-exports, for its clients too. Nothing here adds a mechanism: every
+// declaration forwards to the core, or names a core type.
 @_exported import Futures
 
 /// BrightFutures' `NoValue`, the value type of a future that can only fail: the core spells it `Never`.
@@ -20,13 +20,19 @@ public typealias NoValue = Never
 /// BrightFutures' default logger for `debug(_:logger:)`: prints each line to standard output.
 public typealias Logger = PrintLogger
 
+/// The errors BrightFutures' operations produce, wrapping the future's own error type `E`: the core's
+/// `CombinatorError`, with BrightFutures' cases.
+///
+/// `filter` and `find` fail with `.noSuchElement` when nothing matches, and with `.external(error)` when
+/// the future they work on failed; `InvalidationToken.future` fails with `.invalidationTokenInvalidated`.
+/// Two errors are equal when their cases (and wrapped errors) are, `.illegalState` included.
+public typealias BrightFuturesError<E: Error> = CombinatorError<E>
+
 /// The module's names, spelled through the module name as BrightFutures code sometimes does
 /// (`BrightFutures.materialize { … }`, `BrightFutures.Future<Int, Never>`).
 ///
 /// A type named like its module takes the place of the module in qualified names, so the module's
-/// qualified spellings live here. (Code that imports only `Futures` reaches a deprecated enum of the
-/// same name instead; this one, in the `BrightFutures` module, hides it and is not deprecated.) It is an
-/// empty enum: it has no instances and adds no behaviour.
+/// qualified spellings live here. It is an empty enum: it has no instances and adds no behaviour.
 public enum BrightFutures {
     /// `BrightFutures.materialize` for a `(value?, error?)` completion handler: the same as the
     /// module's `materialize`.
@@ -83,10 +89,8 @@ public enum BrightFutures {
     public typealias Future<T: Sendable, E: Error> = Futures.Future<T, E>
     /// `BrightFutures.Promise`: `Futures.Promise`.
     public typealias Promise<T: Sendable, E: Error> = Futures.Promise<T, E>
-    /// `BrightFutures.Async`: `Futures.Async`.
-    public typealias Async<Value: Sendable> = Futures.Async<Value>
-    /// `BrightFutures.BrightFuturesError`: `Futures.BrightFuturesError`.
-    public typealias BrightFuturesError<E: Error> = Futures.BrightFuturesError<E>
+    /// `BrightFutures.BrightFuturesError`: the module's `BrightFuturesError`, the core's `CombinatorError`.
+    public typealias BrightFuturesError<E: Error> = Futures.CombinatorError<E>
     /// `BrightFutures.ExecutionContext`: the module's function type `ExecutionContext`.
     public typealias ExecutionContext = ExecutionContextFunction
     /// `BrightFutures.InvalidationToken`: `Futures.InvalidationToken`.

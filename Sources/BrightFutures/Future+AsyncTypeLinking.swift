@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The core's combinators that `AsyncType`'s members `andThen`, `delay`, `flatten` and a sequence's
+/// The core's combinators that `AsyncType`'s members `andThen`, `delay`, `init(other:)` and a sequence's
 /// `firstCompleted` call when the values are core `Future`s, so that the value they return depends on its
 /// input through the core (`depend(on:)`): listed under it by the pending-futures report, named at the
 /// caller's file and line in a failure trace, asking it as one consumer.
@@ -30,10 +30,6 @@ protocol AsyncTypeLinking {
 
     /// The core's `firstCompleted(file:line:)` of `all`, when every element is a future of this type.
     static func linkedFirstCompleted(expecting: Any.Type, _ all: [Any], file: StaticString, line: UInt) -> Any?
-
-    /// The core's `flatten(file:line:)` of this future, when its values are core futures of `U` with its
-    /// error type (`Future<U, E>` itself or a subclass of it).
-    func linkedFlatten<U: Sendable>(_: U.Type, file: StaticString, line: UInt) -> Any?
 }
 
 extension Future: AsyncTypeLinking {
@@ -75,28 +71,52 @@ extension Future: AsyncTypeLinking {
         guard futures.count == all.count else { return nil }
         return linked(expecting) { futures.firstCompleted(file: file, line: line) }
     }
+}
 
-    /// Values of `Future<U, E>` itself take the core's `flatten`; values of a subclass of it (a face's own
-    /// cell class), which that method's `T == Future<U, E>` cannot take, get its steps here, through the
-    /// same primitives (`derive`, `completeWith`, `following`).
-    func linkedFlatten<U: Sendable>(_: U.Type, file: StaticString, line: UInt) -> Any? {
-        if let outer = self as? Future<Future<U, E>, E> { return outer.flatten(file: file, line: line) }
-        guard T.self is Future<U, E>.Type else { return nil }
-        // `T` is a subclass of `Future<U, E>`: every value is one.
-        let inner: @Sendable (T) -> Future<U, E> = { unsafeDowncast($0 as AnyObject, to: Future<U, E>.self) }
-        if let flattened = ifCompleted({ result -> Future<U, E> in
+/// A core future, or a value of a subclass of one (a face's own cell class, such as BoltsSwift's `Task`), as
+/// the core future it is: what lets ``FlattenLinking`` name the type of a future's values.
+protocol CoreFutureValue {
+    /// The type of the value the future succeeds with.
+    associatedtype CoreValue: Sendable
+    /// The type of the error the future fails with.
+    associatedtype CoreFailure: Error
+
+    /// This value as the core future it is (the same object).
+    var coreCell: Future<CoreValue, CoreFailure> { get }
+}
+
+extension Future: CoreFutureValue {
+    var coreCell: Future<T, E> { self }
+}
+
+/// A future whose values are core futures (or values of a subclass of one) with its error type: the
+/// `flatten` that `AsyncType`'s generic `flatten` calls when the values it flattens are such futures, so that
+/// the result depends on its input through the core (`derive`).
+protocol FlattenLinking {
+    /// The flattened future, named `flatten` at the caller's `file` and `line`.
+    func linkedFlatten(file: StaticString, line: UInt) -> Any
+}
+
+extension Future: FlattenLinking where T: CoreFutureValue, T.CoreFailure == E {
+    /// The steps of the core's `flatten(file:line:)` (which takes only values of `Future<U, E>` itself), over
+    /// each value as the core future it is, so that values of a subclass of `Future` flatten the same way.
+    func linkedFlatten(file: StaticString, line: UInt) -> Any {
+        if let flattened = ifCompleted({ result -> Future<T.CoreValue, E> in
             switch result {
-            case .success(let value): return Future<U, E>.following(inner(value))
-            case .failure(let error): return Future<U, E>(error: error)
+            case .success(let inner): return Future<T.CoreValue, E>.following(inner.coreCell)
+            case .failure(let error): return Future<T.CoreValue, E>(error: error)
             }
         }) {
             return flattened
         }
-        return derive(Futures.immediateExecutionContext, step: "flatten", file: file, line: line) { result, future in
+        let flattened: Future<T.CoreValue, E> = derive(
+            Futures.immediateExecutionContext, step: "flatten", file: file, line: line
+        ) { result, future in
             switch result {
-            case .success(let value): future.completeWith(inner(value))
+            case .success(let inner): future.completeWith(inner.coreCell)
             case .failure(let error): future.complete(.failure(error))
             }
         }
+        return flattened
     }
 }

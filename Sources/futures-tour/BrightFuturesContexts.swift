@@ -69,11 +69,11 @@ func tourBrightFuturesContexts() {
     _ = Future<Int, Never>(value: 8).debug(context: immediateExecutionContext).forced()
 
     // Errors and Result helpers.
-    let filtered: Future<Int, BrightFuturesError<Never>> = Future(error: .noSuchElement)
-    let promoted: Future<Int, BrightFuturesError<URLError>> = filtered.promoteError()
+    let filtered: Future<Int, CombinatorError<Never>> = Future(error: .noSuchElement)
+    let promoted: Future<Int, CombinatorError<URLError>> = filtered.promoteError()
     print("promoteError keeps the case:", promoted.error.map { "\($0)" } ?? "")
-    let nested = Result<Result<Int, BrightFuturesError<Never>>, BrightFuturesError<Never>>.success(.success(9))
-    print("Result.flatten:", nested.flatten(), "- Async:", Async(result: 10))
+    let nested = Result<Result<Int, CombinatorError<Never>>, CombinatorError<Never>>.success(.success(9))
+    print("Result.flatten:", nested.flatten())
 }
 
 /// Counts tasks across threads for the tour.

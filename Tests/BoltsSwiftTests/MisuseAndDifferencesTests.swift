@@ -136,18 +136,17 @@ struct MisuseAndDifferencesTests {
         #expect(seen.values == ["\(FuturesError.brokenPromise)"])
     }
 
-    /// A succeeded `Task<Void>` carries nothing but its state, so the fast path (`.immediate` over a
-    /// completed task) returns one shared task for it; a continuation of a pending task gets a new one.
-    @Test func aSucceededVoidTaskMayBeShared() {
+    /// Every continuation returns a task of its own, as in Bolts-Swift: also one that returns `Void` on
+    /// `.immediate` over a completed task.
+    @Test func everyContinuationReturnsATaskOfItsOwn() {
         let first = Task(1).continueWith(.immediate) { _ in }
         let second = Task(2).continueOnSuccessWith(.immediate) { _ in }
-        #expect(first === second)
+        #expect(first !== second)
         #expect(first.completed && !first.faulted && !first.cancelled && first.result != nil)
-        // A request on a completed task does nothing, so sharing it changes nothing for anyone.
-        first.requestCancellation()
-        #expect(!first.cancelled && Task(3).continueWith(.immediate) { _ in } === first)
-        // Other outcomes, and continuations of a pending task, get a task of their own.
-        #expect(Task<Void>(error: CancelledError()).continueOnSuccessWith(.immediate) { _ in } !== first)
+        #expect(second.completed && !second.faulted && !second.cancelled && second.result != nil)
+        let succeeded = Task<Void>(())
+        let passedOn = succeeded.continueOnErrorWith(.immediate) { (_: any Error) in }
+        #expect(passedOn !== succeeded && passedOn !== first && passedOn.completed && !passedOn.faulted)
         let source = TaskCompletionSource<Int>()
         let pending = source.task.continueWith(.immediate) { _ in }
         source.set(result: 1)

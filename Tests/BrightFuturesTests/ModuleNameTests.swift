@@ -5,9 +5,8 @@ private enum Failure: Error, Equatable {
     case boom
 }
 
-/// `import BrightFutures` code that spells names through the module keeps compiling, without the
-/// deprecation warnings `import Futures` code gets for the same spellings (this target builds with
-/// zero warnings). The `import Futures` path is in the core's MaterializeTests.
+/// `import BrightFutures` code that spells names through the module keeps compiling, without warnings
+/// (this target builds with zero warnings).
 @Suite("BrightFutures module: names spelled through the module")
 struct ModuleNameTests {
     @Test func materializeThroughTheModuleName() {
@@ -28,6 +27,9 @@ struct ModuleNameTests {
         #expect(seen.values == [true] && token.isInvalid == false)
         let defaultContext: BrightFutures.ExecutionContext = BrightFutures.defaultContext()
         _ = defaultContext
+        let async: BrightFutures.Async<Int> = Async(result: 1)
+        let same: Async<Int> = BrightFutures.Async(other: async)
+        #expect(same.result == 1)
     }
 
     @Test func namesTheCoreSpellsDifferently() {
@@ -35,5 +37,10 @@ struct ModuleNameTests {
         let promoted: Future<Int, Failure> = cannotSucceed.promoteValue()
         let logger: LoggerType = Logger()
         #expect(promoted.error == .boom && logger is PrintLogger)
+        let failure: BrightFuturesError<Failure> = BrightFuturesError(external: .boom)
+        let cases: [BrightFuturesError<Failure>] = [.noSuchElement, .invalidationTokenInvalidated, .illegalState]
+        #expect(failure == .external(.boom) && !cases.contains(failure) && cases.allSatisfy { cases.contains($0) })
+        let signal: Future<Never, BrightFuturesError<Never>> = InvalidationToken().future
+        #expect(!signal.isCompleted)
     }
 }

@@ -7,15 +7,15 @@ extension Sequence {
     /// BrightFutures).
     public func find<T, E>(
         _ p: @escaping @Sendable (T) -> Bool, file: StaticString = #fileID, line: UInt = #line
-    ) -> Future<T, BrightFuturesError<E>> where Element == Future<T, E> {
+    ) -> Future<T, CombinatorError<E>> where Element == Future<T, E> {
         find(ExecutionContext(queue: .global()), p: p, file: file, line: line)
     }
 
     /// The first value, in list order, that passes `p`.
     ///
     /// Waits for every future (see `sequence()`), then runs `p` on `context` over the values in list
-    /// order, stopping at the first match. Fails with ``BrightFuturesError/noSuchElement`` when no value
-    /// matches, and with ``BrightFuturesError/external(_:)`` wrapping the first failure in list order
+    /// order, stopping at the first match. Fails with ``CombinatorError/noSuchElement`` when no value
+    /// matches, and with ``CombinatorError/external(_:)`` wrapping the first failure in list order
     /// when a future fails (then `p` does not run). A cancellation request on the
     /// result is forwarded to every input still pending, as one of its consumers. The gathering and the
     /// search are named `find` at the caller's `file` and `line` in failure traces and the
@@ -25,7 +25,7 @@ extension Sequence {
         p: @escaping @Sendable (T) -> Bool,
         file: StaticString = #fileID,
         line: UInt = #line
-    ) -> Future<T, BrightFuturesError<E>> where Element == Future<T, E> {
+    ) -> Future<T, CombinatorError<E>> where Element == Future<T, E> {
         let gathered = Gatherer<AllValues<T>, E>.start(
             Array(self), mode: .all(failsOnArrival: false), step: "find", file: file, line: line
         )
@@ -50,7 +50,7 @@ extension Sequence {
         p: @escaping @Sendable (T) -> Bool,
         file: StaticString = #fileID,
         line: UInt = #line
-    ) -> Future<T, BrightFuturesError<E>> where Element == Future<T, E> {
+    ) -> Future<T, CombinatorError<E>> where Element == Future<T, E> {
         find(ExecutionContext(context), p: p, file: file, line: line)
     }
 }

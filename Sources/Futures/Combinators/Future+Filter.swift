@@ -2,8 +2,8 @@ extension Future {
     /// Keeps the value only if it passes `p`.
     ///
     /// The returned future succeeds with this future's value when `p` returns `true`, fails with
-    /// ``BrightFuturesError/noSuchElement`` when it returns `false`, and fails with
-    /// ``BrightFuturesError/external(_:)`` wrapping this future's error when this future fails (then `p`
+    /// ``CombinatorError/noSuchElement`` when it returns `false`, and fails with
+    /// ``CombinatorError/external(_:)`` wrapping this future's error when this future fails (then `p`
     /// does not run). `p` runs on the immediate context: on the thread that completes this future, or at
     /// once, before this method returns, when it is already completed. Cancellation requests are
     /// forwarded to this future.
@@ -15,14 +15,14 @@ extension Future {
     @inlinable
     public func filter(
         _ p: @escaping @Sendable (T) -> Bool, file: StaticString = #fileID, line: UInt = #line
-    ) -> Future<T, BrightFuturesError<E>> {
-        @Sendable func check(_ result: Result<T, E>) -> Result<T, BrightFuturesError<E>> {
+    ) -> Future<T, CombinatorError<E>> {
+        @Sendable func check(_ result: Result<T, E>) -> Result<T, CombinatorError<E>> {
             switch result {
             case .success(let value): return p(value) ? .success(value) : .failure(.noSuchElement)
             case .failure(let error): return .failure(.external(error))
             }
         }
-        if let filtered = ifCompleted({ Future<T, BrightFuturesError<E>>(result: check($0)) }) {
+        if let filtered = ifCompleted({ Future<T, CombinatorError<E>>(result: check($0)) }) {
             return filtered
         }
         return derive(immediateExecutionContext, step: "filter", file: file, line: line) { result, future in

@@ -7,9 +7,9 @@ public protocol InvalidationTokenType: Sendable {
     /// Whether the token is invalid: callbacks registered through ``validContext`` no longer run.
     var isInvalid: Bool { get }
 
-    /// A future that fails with ``BrightFuturesError/invalidationTokenInvalidated`` when the token
+    /// A future that fails with ``CombinatorError/invalidationTokenInvalidated`` when the token
     /// becomes invalid; it never succeeds.
-    var future: Future<Never, BrightFuturesError<Never>> { get }
+    var future: Future<Never, CombinatorError<Never>> { get }
 }
 
 /// An invalidation token that can be invalidated by hand.
@@ -101,8 +101,8 @@ public final class InvalidationToken: ManualInvalidationTokenType {
     nonisolated(unsafe) private var registrations: [ObjectIdentifier: any CancellableRegistration] = [:]
     nonisolated(unsafe) private var sweepAt = 16
 
-    /// A future that fails with ``BrightFuturesError/invalidationTokenInvalidated`` on ``invalidate()``.
-    public let future = Future<Never, BrightFuturesError<Never>>()
+    /// A future that fails with ``CombinatorError/invalidationTokenInvalidated`` on ``invalidate()``.
+    public let future = Future<Never, CombinatorError<Never>>()
 
     /// Creates a valid token.
     public init() {

@@ -43,7 +43,7 @@ extension FuturesDiagnostics {
     ///
     /// A failure that a cancellation caused is never reported: a future that failed with
     /// ``FuturesError/cancelled`` or `CancellationError` (also inside ``TimeoutError/failure(_:)`` or
-    /// ``BrightFuturesError/external(_:)``) ended because someone asked — a
+    /// ``CombinatorError/external(_:)``) ended because someone asked — a
     /// ``Future/requestCancellation()`` that travelled to the work, a `timeout` that gave up on it, a
     /// cancelled token or task (a `BFTask` of the `Bolts` module too). Nor is a failure with ``FuturesError/brokenPromise`` (also
     /// inside those errors): a dropped promise caused it, and the drop was reported already, once, as
@@ -110,7 +110,7 @@ extension Future {
     }
 }
 
-/// An error that carries another one (``TimeoutError/failure(_:)``, ``BrightFuturesError/external(_:)``):
+/// An error that carries another one (``TimeoutError/failure(_:)``, ``CombinatorError/external(_:)``):
 /// a cancellation error inside it is still a cancellation.
 protocol CarriesFailure {
     /// The error carried, if this is the case that carries one.
@@ -123,7 +123,7 @@ extension TimeoutError: CarriesFailure {
     }
 }
 
-extension BrightFuturesError: CarriesFailure {
+extension CombinatorError: CarriesFailure {
     var carriedFailure: (any Error)? {
         if case .external(let error) = self { error } else { nil }
     }

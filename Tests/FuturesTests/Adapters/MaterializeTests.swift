@@ -18,35 +18,6 @@ private func save(_ error: Failure?, completion: @escaping @Sendable (Failure?) 
     DispatchQueue.global().async { completion(error) }
 }
 
-/// Spells the deprecated namespace through a protocol, so the test target builds without warnings.
-private protocol OldNamespaceUse: Sendable {
-    func materializeThroughTheOldModuleName() -> Future<Int, Failure>
-    func otherShapesThroughTheOldModuleName() -> (Future<Int, Never>, Future<Void, Failure>)
-    func typesThroughTheOldModuleName() -> Bool
-}
-private struct OldNamespace: OldNamespaceUse {
-    @available(*, deprecated)
-    func materializeThroughTheOldModuleName() -> Future<Int, Failure> {
-        let old: BrightFutures.Future<Int, Failure> = BrightFutures.materialize { done in done(4, nil) }
-        return old
-    }
-
-    @available(*, deprecated)
-    func otherShapesThroughTheOldModuleName() -> (Future<Int, Never>, Future<Void, Failure>) {
-        (BrightFutures.materialize { done in done(5) }, BrightFutures.materialize { done in done(Failure.boom) })
-    }
-
-    @available(*, deprecated)
-    func typesThroughTheOldModuleName() -> Bool {
-        let promise = BrightFutures.Promise<Int, BrightFutures.BrightFuturesError<Failure>>()
-        let token: BrightFutures.InvalidationToken = InvalidationToken()
-        let context: BrightFutures.ExecutionContext = immediateExecutionContext
-        promise.future.onFailure(token.validContext(context)) { _ in }
-        promise.failure(.illegalState)
-        return promise.future.error == .illegalState
-    }
-}
-
 @Suite("materialize: completion handlers into futures")
 struct MaterializeTests {
     @Test func valueOrErrorShapeSucceedsWithTheValue() async throws {
@@ -92,13 +63,5 @@ struct MaterializeTests {
             #expect(future.value == 1)
         }
         #expect(reports.values.count == 1)
-    }
-
-    @Test func theOldModuleNameStillReachesMaterialize() {
-        let use: any OldNamespaceUse = OldNamespace()
-        #expect(use.materializeThroughTheOldModuleName().value == 4)
-        let (value, failure) = use.otherShapesThroughTheOldModuleName()
-        #expect(value.value == 5 && failure.error == .boom)
-        #expect(use.typesThroughTheOldModuleName())
     }
 }

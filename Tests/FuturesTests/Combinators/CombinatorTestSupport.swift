@@ -30,7 +30,7 @@ extension Result {
     }
 }
 
-extension BrightFuturesError {
+extension CombinatorError {
     /// A description of the case, for comparisons in tests that do not rely on `Equatable`.
     var caseName: String {
         switch self {

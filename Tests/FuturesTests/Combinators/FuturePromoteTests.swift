@@ -28,15 +28,15 @@ struct FuturePromoteTests {
         #expect(later.error == .first)
     }
 
-    @Test func promoteErrorOfABrightFuturesErrorOfNeverKeepsEveryCase() {
-        let cases: [BrightFuturesError<Never>] = [.noSuchElement, .invalidationTokenInvalidated, .illegalState]
+    @Test func promoteErrorOfACombinatorErrorOfNeverKeepsEveryCase() {
+        let cases: [CombinatorError<Never>] = [.noSuchElement, .invalidationTokenInvalidated, .illegalState]
         for error in cases {
-            let promoted: Future<Int, BrightFuturesError<ComboError>> =
-                Future<Int, BrightFuturesError<Never>>(error: error).promoteError()
+            let promoted: Future<Int, CombinatorError<ComboError>> =
+                Future<Int, CombinatorError<Never>>(error: error).promoteError()
             #expect(promoted.error?.caseName == error.caseName)
         }
-        let pending = Promise<Int, BrightFuturesError<Never>>()
-        let later: Future<Int, BrightFuturesError<ComboError>> = pending.future.promoteError()
+        let pending = Promise<Int, CombinatorError<Never>>()
+        let later: Future<Int, CombinatorError<ComboError>> = pending.future.promoteError()
         pending.failure(.illegalState)
         #expect(later.error?.caseName == "illegalState")
     }

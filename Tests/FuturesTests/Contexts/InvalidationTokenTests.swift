@@ -13,7 +13,7 @@ struct InvalidationTokenTests {
 
     @Test func invalidateIsIdempotentAndFailsTheFutureOnce() {
         let token = InvalidationToken()
-        let failures = Recorder<BrightFuturesError<Never>>()
+        let failures = Recorder<CombinatorError<Never>>()
         token.future.onFailure(immediateExecutionContext) { failures.append($0) }
         token.invalidate()
         token.invalidate()

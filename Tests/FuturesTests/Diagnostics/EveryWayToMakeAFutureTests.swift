@@ -148,7 +148,7 @@ private let ways: [Way] = [
     Way("promoteError", #line, failsAtOnce: false) { Made($0.recover(now) { _ in 0 }.promoteError() as Future<Int, Boom>) },
     Way("promoteValue", #line) { Made($0.flatMap(now) { _ in Future<Never, Boom>() }.promoteValue() as Future<Int, Boom>) },
     Way("flatten", #line) { Made($0.map(now) { Future<Int, Boom>(value: $0) }.flatten()) },
-    Way("promoteError", #line, failingWith: BrightFuturesError<Never>.noSuchElement) { Made($0.promoteError() as Future<Int, BrightFuturesError<Boom>>) },
+    Way("promoteError", #line, failingWith: CombinatorError<Never>.noSuchElement) { Made($0.promoteError() as Future<Int, CombinatorError<Boom>>) },
     Way("debug", #line) { Made($0.debug(logger: SilentLogger(), context: now)) },
     Way("debug", #line) { Made($0.debug(logger: SilentLogger(), context: nowFunction)) },
     Way("Future", #line) { Made(Future(other: $0)) },

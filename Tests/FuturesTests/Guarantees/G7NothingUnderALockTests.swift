@@ -181,7 +181,7 @@ extension Result {
 private final class GClosedGate: InvalidationTokenType, Sendable {
     let closed = GCounter()
     var isInvalid: Bool { closed.value != 0 }
-    let future = Future<Never, BrightFuturesError<Never>>()
+    let future = Future<Never, CombinatorError<Never>>()
 }
 
 /// Something of the user's that a stream holds (captured by a handler, or inside a result) whose `deinit` uses

@@ -9,7 +9,7 @@ private final class FlagToken: InvalidationTokenType, @unchecked Sendable {
     // `@unchecked Sendable`: `flag` is an atomic counter.
     let flag = Counter()
     var isInvalid: Bool { flag.value != 0 }
-    let future = Future<Never, BrightFuturesError<Never>>()
+    let future = Future<Never, CombinatorError<Never>>()
 }
 
 @Suite("Cancelled and invalidated registrations are removed at once")

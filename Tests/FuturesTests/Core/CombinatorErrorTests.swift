@@ -7,14 +7,14 @@ private enum Failure: Error, Equatable, Hashable {
     case bang
 }
 
-@Suite("BrightFuturesError: cases, init(external:), equality")
-struct BrightFuturesErrorTests {
+@Suite("CombinatorError: cases, init(external:), equality")
+struct CombinatorErrorTests {
     @Test func initExternalWrapsTheError() {
-        #expect(BrightFuturesError(external: Failure.boom) == .external(.boom))
+        #expect(CombinatorError(external: Failure.boom) == .external(.boom))
     }
 
     @Test func everyCaseEqualsItselfAndNoOtherCase() {
-        let all: [BrightFuturesError<Failure>] = [
+        let all: [CombinatorError<Failure>] = [
             .noSuchElement, .invalidationTokenInvalidated, .illegalState, .external(.boom), .external(.bang),
         ]
         for (i, lhs) in all.enumerated() {
@@ -26,20 +26,20 @@ struct BrightFuturesErrorTests {
 
     @Test func illegalStateEqualsItself() {
         // BrightFutures' hand-written == returned false here.
-        #expect(BrightFuturesError<Never>.illegalState == .illegalState)
+        #expect(CombinatorError<Never>.illegalState == .illegalState)
     }
 
     @Test func equalErrorsHashEqually() {
-        let set: Set<BrightFuturesError<Failure>> = [.external(.boom), .external(.boom), .illegalState]
+        let set: Set<CombinatorError<Failure>> = [.external(.boom), .external(.boom), .illegalState]
         #expect(set.count == 2)
     }
 
     @Test func promoteErrorKeepsEveryCaseOfANeverWrappingError() {
-        let cases: [BrightFuturesError<Never>] = [.noSuchElement, .invalidationTokenInvalidated, .illegalState]
+        let cases: [CombinatorError<Never>] = [.noSuchElement, .invalidationTokenInvalidated, .illegalState]
         for error in cases {
-            let promoted: Future<Int, BrightFuturesError<Failure>> =
-                Future<Int, BrightFuturesError<Never>>(error: error).promoteError()
-            let expected: BrightFuturesError<Failure> =
+            let promoted: Future<Int, CombinatorError<Failure>> =
+                Future<Int, CombinatorError<Never>>(error: error).promoteError()
+            let expected: CombinatorError<Failure> =
                 switch error {
                 case .noSuchElement: .noSuchElement
                 case .invalidationTokenInvalidated: .invalidationTokenInvalidated
@@ -50,8 +50,8 @@ struct BrightFuturesErrorTests {
     }
 
     @Test func promoteErrorKeepsTheValueAndFollowsAPendingFuture() {
-        let promise = Promise<Int, BrightFuturesError<Never>>()
-        let promoted: Future<Int, BrightFuturesError<Failure>> = promise.future.promoteError()
+        let promise = Promise<Int, CombinatorError<Never>>()
+        let promoted: Future<Int, CombinatorError<Failure>> = promise.future.promoteError()
         #expect(!promoted.isCompleted)
         promise.success(3)
         #expect(promoted.value == 3)
@@ -59,7 +59,7 @@ struct BrightFuturesErrorTests {
 
     @Test func anInvalidationTokenFutureCanBePromoted() {
         let token = InvalidationToken()
-        let promoted: Future<Never, BrightFuturesError<Failure>> = token.future.promoteError()
+        let promoted: Future<Never, CombinatorError<Failure>> = token.future.promoteError()
         token.invalidate()
         #expect(promoted.error == .invalidationTokenInvalidated)
     }

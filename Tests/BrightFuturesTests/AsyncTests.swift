@@ -1,7 +1,17 @@
-import Dispatch
+import BrightFutures
 import Testing
 
-@testable import Futures
+/// A context function that counts the tasks it runs, and runs them at once.
+private final class CountingContext: Sendable {
+    let count = Counter()
+
+    var function: ExecutionContext {
+        { [count] task in
+            count.increment()
+            task()
+        }
+    }
+}
 
 @Suite("Async<Value>: BrightFutures' non-failing base type")
 struct AsyncTests {
@@ -19,7 +29,7 @@ struct AsyncTests {
 
     @Test func onCompleteRunsTheCallbackOnTheContext() {
         let seen = Recorder<Int>()
-        Async(result: 3).onComplete(immediateExecutionContext) { seen.append($0) }
+        Async(result: 3).onComplete(Futures.immediateExecutionContext) { seen.append($0) }
         let counting = CountingContext()
         Async(result: 4).onComplete(counting.function) { seen.append($0) }
         #expect(seen.values == [3, 4])
@@ -28,7 +38,7 @@ struct AsyncTests {
 
     @Test func onCompleteWithoutAContextUsesTheDefault() {
         let seen = Counter()
-        DefaultExecutionContext.withDefault(immediateExecutionContext) {
+        DefaultExecutionContext.withDefault(Futures.immediateExecutionContext) {
             _ = Async(result: 1).onComplete { _ in seen.increment() }
         }
         #expect(seen.value == 1)
@@ -48,16 +58,5 @@ struct AsyncTests {
         inner.success(9)
         #expect(flat.result == 9)
         #expect(await Async(other: flat).get() == 9)
-    }
-}
-
-@Suite("Future's description")
-struct FutureDescriptionTests {
-    @Test func descriptionShowsTheTypesAndTheResult() {
-        #expect(Future<Int, Never>().description == "Future<Int, Never>(nil)")
-        #expect(
-            Future<Int, Never>(value: 1).description
-                == "Future<Int, Never>(Optional(Swift.Result<Swift.Int, Swift.Never>.success(1)))")
-        #expect(Future<Int, Never>(value: 1).debugDescription == Future<Int, Never>(value: 1).description)
     }
 }
