@@ -149,15 +149,17 @@ struct BoltsGuideTests {
     // MARK: Chaining tasks together
 
     @Test func chainingTasksMarksTheValedictorianAndTheSalutatorianWithoutNesting() async throws {
-        let done = backend.findStudentsByGPA().continueOnSuccessWith { succeeded in
+        // A block that returns a task goes to the `…Task` form: the chain goes on once that task is done.
+        let done = backend.findStudentsByGPA().continueOnSuccessWithTask { succeeded -> BFTask<Student> in
             let students = succeeded.result!
             var valedictorian = students[0]
             valedictorian.valedictorian = true
             return self.backend.saveAsync(valedictorian)
         }.continueOnSuccessWithTask { _ in
             self.backend.findStudentsByGPA()
-        }.continueOnSuccessWith { succeeded in
+        }.continueOnSuccessWithTask { succeeded -> BFTask<Student> in
             let students = succeeded.result!
+            #expect(students[0].valedictorian, "the find ran once the first save was done")
             var salutatorian = students[1]
             salutatorian.salutatorian = true
             return self.backend.saveAsync(salutatorian)
