@@ -10,9 +10,10 @@ import Synchronization
 /// to the holder.
 ///
 /// ## Use
-/// Store it in a class (`let lock = ParkingLock()`) and bracket each critical section with
-/// ``lock()`` and ``unlock()`` on the same thread, or use ``withLock(_:)``. It is not recursive:
-/// taking it again on the thread that holds it deadlocks. Critical sections are a handful of loads
+/// Store it in a class (`let lock = ParkingLock()`) and run each critical section in ``withLock(_:)``,
+/// whose closure returns what to do after the region (outside this file nothing calls ``lock()`` or
+/// ``unlock()``; CI counts such calls). It is not recursive: taking it again on the thread that holds it
+/// deadlocks. Critical sections are a handful of loads
 /// and stores; nothing of the user's (no closure, no `deinit`, no allocation that could re-enter)
 /// runs under it.
 ///
