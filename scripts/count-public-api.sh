@@ -3,9 +3,10 @@
 # open symbols that module declares, and the total; with --package also the `package` symbols.
 #
 # How: `swift build --enable-all-traits` (a no-op after the tests' build), then `swift-symbolgraph-extract`
-# on each module's .swiftmodule at `-minimum-access-level internal` (at `public` or `package` the extractor
-# leaves out public declarations whose names start with an underscore, such as `_outcome`). (`swift package dump-symbol-graph` gives
-# the same graphs but builds with its own flags, so it rebuilds every module, and the tests after it.)
+# on each module's .swiftmodule at `-minimum-access-level internal`, filtered by access level below (at
+# `public` or `package` the extractor leaves out public declarations whose names start with an underscore,
+# such as `_outcome`). `swift package dump-symbol-graph` gives the same graphs but builds with its own
+# flags, so it rebuilds every module, and the tests after it.
 #
 # What counts as a symbol the module declares (the rule):
 # - every symbol of the module's graphs, `<Module>.symbols.json` and `<Module>@<Other>.symbols.json` (its
@@ -91,7 +92,8 @@ if [ "$(uname -s)" = "Darwin" ]; then
     # The package's minimum macOS (Package.swift `platforms`); the toolchain's default is older.
     platform=(-target "$(uname -m)-apple-macosx15.0" -sdk "$(xcrun --show-sdk-path)")
 else
-    platform=(-target "$(swiftc -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')")
+    triple="$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
+    platform=(-target "$triple")
 fi
 
 for module in "${MODULES[@]}"; do
