@@ -86,7 +86,7 @@ import Synchronization
 /// deadline's request ends it.
 public final class ConcurrencyLimiter: Sendable {
     /// The order in which waiting work starts: higher priorities first, then submission order.
-    public enum Priority: Int, Sendable, CaseIterable, Comparable {
+    public enum Priority: Sendable, CaseIterable, Comparable {
         /// Starts only when no work of a higher priority waits.
         case low
         /// The default.
@@ -95,7 +95,16 @@ public final class ConcurrencyLimiter: Sendable {
         case high
 
         /// Orders priorities from ``low`` to ``high``.
-        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
+        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.queueIndex < rhs.queueIndex }
+
+        /// The index of this priority's queue in the limiter's state, lowest first.
+        var queueIndex: Int {
+            switch self {
+            case .low: 0
+            case .normal: 1
+            case .high: 2
+            }
+        }
     }
 
     /// The most pieces of work that run at once (at least 1).

@@ -172,7 +172,7 @@ struct LimiterState: Sendable {
             running[ObjectIdentifier(item)] = item
             return .start
         }
-        queues[item.priority.rawValue].append(item, steps: &steps)
+        queues[item.priority.queueIndex].append(item, steps: &steps)
         queuedCount += 1
         return .queued
     }
@@ -196,7 +196,7 @@ struct LimiterState: Sendable {
     /// was dropped). The caller holds `item`.
     mutating func remove(_ item: any LimitedWork) -> Bool {
         guard item.isQueued else { return false }
-        queues[item.priority.rawValue].remove(item, steps: &steps)
+        queues[item.priority.queueIndex].remove(item, steps: &steps)
         queuedCount -= 1
         return true
     }
