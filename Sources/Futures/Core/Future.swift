@@ -413,7 +413,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
             switch action {
             case .alreadyCompleted: break
             case .completed: publishCompletion(failed: isFailure, handingOut: false)
-            case .run(let list): publishCompletion(failed: isFailure, handingOut: list.mayHandOut)
+            case .run(_, let handsOut): publishCompletion(failed: isFailure, handingOut: handsOut)
             }
             return action
         }
@@ -422,8 +422,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
             return false
         case .completed:
             return true
-        case .run(let list):
-            let handsOut = list.mayHandOut
+        case .run(let list, let handsOut):
             Trampoline.run((self, list, result, handsOut)) { $0.runCompletion($1, $2, handsOut: $3) }
             return true
         }

@@ -57,15 +57,16 @@ enum FutureState<T: Sendable, E: Error> {
         case alreadyCompleted
         /// Completed; nobody was waiting.
         case completed
-        /// Completed; run these (wake-ups first, then hand-outs, then immediate callbacks).
-        case run(CallbackList<T, E>)
+        /// Completed; run these (wake-ups first, then hand-outs, then immediate callbacks). `handsOut`: the
+        /// list holds entries for other contexts, so the completer hands them out first.
+        case run(CallbackList<T, E>, handsOut: Bool)
     }
 
     @inlinable
     mutating func complete(_ result: Result<T, E>) -> CompleteAction {
         guard case .pending(let list) = self else { return .alreadyCompleted }
         self = .completed(result)
-        return list.isEmpty ? .completed : .run(list)
+        return list.isEmpty ? .completed : .run(list, handsOut: list.mayHandOut)
     }
 
     @usableFromInline

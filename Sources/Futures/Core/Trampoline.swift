@@ -89,20 +89,36 @@ enum Trampoline {
     /// has started) does so when this returns `false`: a queued job runs only when the outermost frame of
     /// this thread unwinds, after the caller has returned.
     @inlinable
+    @inline(__always)
     @discardableResult
     static func run<Input>(_ state: Input, _ job: @escaping (Input) -> Void) -> Bool {
         let trampoline = current
         if trampoline.pointee.depth >= maxDepth {
-            #if ServiceContext
-                // Run later by the outermost frame, whose trace context may differ: keep this frame's.
-                trampoline.pointee.queued.append(ContextTravel.boundJob({ job(state) }))
-            #else
-                trampoline.pointee.queued.append({ job(state) })
-            #endif
+            queue(trampoline, state, job)
             return false
         }
-        enter(trampoline) { job(state) }
+        // `enter(_:_:)` written out: the job is called directly, not through a second closure.
+        trampoline.pointee.depth += 1
+        job(state)
+        if trampoline.pointee.depth == 1 && trampoline.pointee.head < trampoline.pointee.queued.count {
+            runQueued(trampoline)
+        }
+        trampoline.pointee.depth -= 1
         return true
+    }
+
+    /// The queued path of ``run(_:_:)``, out of line: stores `job(state)` to run from the outermost frame.
+    @usableFromInline
+    @inline(never)
+    static func queue<Input>(
+        _ trampoline: UnsafeMutablePointer<State>, _ state: Input, _ job: @escaping (Input) -> Void
+    ) {
+        #if ServiceContext
+            // Run later by the outermost frame, whose trace context may differ: keep this frame's.
+            trampoline.pointee.queued.append(ContextTravel.boundJob({ job(state) }))
+        #else
+            trampoline.pointee.queued.append({ job(state) })
+        #endif
     }
 
     /// Runs `body` now and returns what it returns if the stack allows; returns `nil` without running it

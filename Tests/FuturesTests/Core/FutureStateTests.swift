@@ -34,7 +34,7 @@ struct FutureStateTests {
         #expect(state.register(Self.immediate, handingOut: false) == .stored)
         #expect(state.register(Self.onQueue, handingOut: false) == .stored)
         #expect(state.register(.wakeUp { _ in }, handingOut: false) == .stored)
-        guard case .run(let list) = state.complete(.success(7)) else {
+        guard case .run(let list, _) = state.complete(.success(7)) else {
             Issue.record("expected .run")
             return
         }
