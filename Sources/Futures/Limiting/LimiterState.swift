@@ -146,7 +146,8 @@ struct LimiterState: Sendable {
     /// The items running, by identity (to reach them from ``collectAll(into:)`` and ``close(into:)``).
     private(set) var running: [ObjectIdentifier: any LimitedWork] = [:]
     /// One queue per priority, lowest first.
-    private(set) var queues = [LimiterQueue](repeating: LimiterQueue(), count: ConcurrencyLimiter.Priority.allCases.count)
+    private(set) var queues = [LimiterQueue](
+        repeating: LimiterQueue(), count: ConcurrencyLimiter.Priority.allCases.count)
     private(set) var queuedCount = 0
     /// Whether ``close(into:)`` ran: no item is admitted or started any more.
     private(set) var isClosed = false
