@@ -128,6 +128,7 @@ extension Future {
     @usableFromInline
     static func runCancellationHandlers(_ handlers: [@Sendable () -> Void]) {
         guard !handlers.isEmpty else { return }
-        Trampoline.run(handlers) { handlers in for handler in handlers { handler() } }
+        func runHandlers() { for handler in handlers { handler() } }
+        if Trampoline.runInline(runHandlers) == nil { Trampoline.run(runHandlers) { $0() } }
     }
 }

@@ -29,7 +29,10 @@ extension Future {
         _ body: @escaping @Sendable (Result<T, E>) -> Void
     ) -> Self {
         if context.isImmediate {
-            onCompletionObserved { result in Trampoline.run((body, result)) { $0($1) } }
+            onCompletionObserved { result in
+                func runBody() { body(result) }
+                if Trampoline.runInline(runBody) == nil { Trampoline.run(runBody) { $0() } }
+            }
         } else {
             let scheduled = ScheduledCallback(context: context, body: body)
             onCompletionObserved { result in scheduled.submit(result) }

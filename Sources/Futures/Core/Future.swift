@@ -423,7 +423,10 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
         case .completed:
             return true
         case .run(let list, let handsOut):
-            Trampoline.run((self, list, result, handsOut)) { $0.runCompletion($1, $2, handsOut: $3) }
+            // One local function, run in place; made an escaping closure (an allocation, which in generic
+            // code the optimiser did not specialise also holds the generic context) only when queued.
+            func runList() { runCompletion(list, result, handsOut: handsOut) }
+            if Trampoline.runInline(runList) == nil { Trampoline.run(runList) { $0() } }
             return true
         }
     }
@@ -823,7 +826,8 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     final func run(_ callback: Callback<T, E>, _ result: Result<T, E>) {
         switch callback {
         case .inline(let body):
-            Trampoline.run((body, result)) { $0($1) }
+            func runBody() { body(result) }
+            if Trampoline.runInline(runBody) == nil { Trampoline.run(runBody) { $0() } }
         case .scheduled(let scheduled):
             scheduled.submit(result)
         case .wakeUp(let wakeUp), .observer(let wakeUp):
@@ -846,7 +850,8 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
             wakeUp(result)
         case .callback(let context, let body):
             if context.isImmediate {
-                Trampoline.run((body, result)) { $0($1) }
+                func runBody() { body(result) }
+                if Trampoline.runInline(runBody) == nil { Trampoline.run(runBody) { $0() } }
             } else {
                 ScheduledCallback(context: context, body: body).submit(result)
             }

@@ -191,12 +191,14 @@ public struct Deferred<T: Sendable, E: Error>: Sendable {
             node: DeferredNode(parent: node) { parent in
                 let source = unsafeDowncast(parent!, to: DeferredNode<T, E>.self)
                 let target = Future<U, E1>()
-                if !Trampoline.run((wire, source, target), { $0($1.run(), $2) }) {
+                func begin() { wire(source.run(), target) }
+                if Trampoline.runInline(begin) == nil {
                     // Queued: `target` is returned before the futures it depends on exist, so it accepts
                     // requests from now on (consumers that register on it meanwhile link theirs, and
                     // `depend` passes one made meanwhile on at once). The job runs only when this thread's
                     // outermost frame unwinds, after `target` is returned.
                     target.acceptCancellationRequests()
+                    Trampoline.run(begin) { $0() }
                 }
                 return target
             })

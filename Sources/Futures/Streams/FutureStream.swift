@@ -132,7 +132,7 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         case nil:
             return false
         case .some(.direct(let subscription, let handler)):
-            Trampoline.run((self, result, subscription, handler)) { $0.handOver($1, to: $2, $3) }
+            startHandOver(result, to: subscription, handler)
         case .some(.one(let subscription)):
             start(subscription)
         case .some(.flagged(let subscriptions)):
@@ -333,7 +333,11 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
         to subscription: StreamSubscription,
         _ handler: @escaping StreamState<T>.Handler
     ) {
-        Trampoline.run((self, result, subscription, handler)) { $0.handOver($1, to: $2, $3) }
+        // Generic code the optimiser may not specialise: a closure formed here would capture the generic
+        // context, an allocation per element. The job is one local function, run in place, and made an
+        // escaping closure only on the rare queued path.
+        func deliver() { handOver(result, to: subscription, handler) }
+        if Trampoline.runInline(deliver) == nil { Trampoline.run(deliver) { $0() } }
     }
 
     /// Delivers `result`, which skipped the mailbox (``StreamState/StartAction/direct(_:_:)``), then
@@ -353,7 +357,9 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     @inlinable
     func start(_ subscription: StreamSubscription) {
         if subscription.context.isImmediate {
-            Trampoline.run((self, subscription)) { $0.drain($1) }
+            // One local function, as in `startHandOver(_:to:_:)`: no closure per element.
+            func drain() { self.drain(subscription) }
+            if Trampoline.runInline(drain) == nil { Trampoline.run(drain) { $0() } }
         } else {
             subscription.context.executeOnce { self.drain(subscription) }
         }
