@@ -154,8 +154,8 @@ final class ScheduledCallback<T: Sendable, E: Error>: Sendable {
     func submit(_ result: Result<T, E>) {
         // Unbound: the callback carries the context of its registration, not of the completer.
         context.executeUnbound { [self] in
-            func runOnce() { self.runOnce(result) }
-            if Trampoline.runInline(runOnce) == nil { Trampoline.run(runOnce) { $0() } }
+            func job() { self.runOnce(result) }
+            if Trampoline.runInline(job) == nil { Trampoline.run(job) { $0() } }
         }
     }
 
