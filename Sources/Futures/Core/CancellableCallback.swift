@@ -126,7 +126,7 @@ extension Future {
     /// Cancelling removes the registration from this (pending) future at once and releases `body`.
     /// A context from an ``InvalidationToken`` also hands the registration to that token.
     @inlinable
-    package func whenComplete(
+    func whenComplete(
         _ context: ExecutionContext,
         cancelToken: CancelToken,
         onCancel: (@Sendable () -> Void)? = nil,

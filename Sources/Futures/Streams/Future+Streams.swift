@@ -15,22 +15,9 @@ extension Future where E == any Error {
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> FutureStream<M>
     ) -> FutureStream<M> {
-        let derived = FutureStream<M>(openWithCapacity: capacity)
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.finishing(derived, cancelToken)) { result in
-            switch result {
-            case .success(let value):
-                do {
-                    StreamJoin(derived).relay(try mapping(value), context: context)
-                } catch {
-                    derived.publish(.failure(error))
-                    derived.finish(nil)
-                }
-            case .failure(let error):
-                derived.publish(.failure(error))
-                derived.finish(nil)
-            }
+        feed(FutureStream<M>(openWithCapacity: capacity), context, cancelToken) { result, join in
+            join.relay(try mapping(try result.get()), context: context)
         }
-        return derived
     }
 
     /// On failure, continues with the stream `recovery` returns (SimpleFutures' `recoverWith(capacity:…)`).
@@ -48,22 +35,44 @@ extension Future where E == any Error {
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> FutureStream<T>
     ) -> FutureStream<T> {
-        let derived = FutureStream<T>(openWithCapacity: capacity)
-        whenComplete(context, cancelToken: cancelToken, onCancel: Self.finishing(derived, cancelToken)) { result in
+        feed(FutureStream<T>(openWithCapacity: capacity), context, cancelToken) { result, join in
             switch result {
             case .success:
-                derived.publish(result)
-                derived.finish(nil)
-            case .failure(let error):
-                do {
-                    StreamJoin(derived).relay(try recovery(error), context: context)
-                } catch {
-                    derived.publish(.failure(error))
-                    derived.finish(nil)
-                }
+                join.target.publish(result)
+                join.target.finish(nil)
+            case .failure(let error): join.relay(try recovery(error), context: context)
             }
         }
-        return derived
+    }
+
+    /// Feeds `stream` from this future's result and returns it: `body` runs on `context` with the result
+    /// and a join onto `stream`, as one consumer of this future. What `body` throws becomes the stream's
+    /// only result, and the stream finishes. `cancel(cancelToken)` on this future takes `body` back and
+    /// finishes the stream.
+    ///
+    /// A stream is not a future, so a pending future stands for it in the registration (it is the
+    /// consumer the one primitive, ``depend(on:_:link:asking:cancelToken:onCancel:_:)``, registers); it
+    /// completes once `body` has run. Nothing can ask it to cancel, and it links no failure trace: a
+    /// stream carries none.
+    func feed<M>(
+        _ stream: FutureStream<M>,
+        _ context: ExecutionContext,
+        _ cancelToken: CancelToken,
+        _ body: @escaping @Sendable (Result<T, any Error>, StreamJoin<M>) throws -> Void
+    ) -> FutureStream<M> {
+        let consumer = Future<Void, Never>()
+        consumer.depend(
+            on: self, context, link: .gathered, cancelToken: cancelToken, onCancel: Self.finishing(stream, cancelToken)
+        ) { result in
+            do {
+                try body(result, StreamJoin(stream))
+            } catch {
+                stream.publish(.failure(error))
+                stream.finish(nil)
+            }
+            consumer.complete(.success(()))
+        }
+        return stream
     }
 
     /// The `onCancel` action of a combinator that writes the stream `derived`.

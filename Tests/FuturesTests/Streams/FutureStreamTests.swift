@@ -250,6 +250,40 @@ struct FutureStreamTests {
         #expect(passed.isFinished && passed.count == 1)
     }
 
+    @Test func aPendingFutureFeedsItsStreamOnceCompletedAndATokenFinishesItUnfed() {
+        // Pending entry: the body runs when the future completes, not before.
+        let promise = Promise<Int, any Error>()
+        let ran = Recorder<Int>()
+        let fed = promise.future.flatMap(capacity: 4, context: immediate) { value -> FutureStream<Int> in
+            ran.append(value)
+            return FutureStream(value: value * 10)
+        }
+        #expect(ran.values.isEmpty && !fed.isFinished)
+        promise.success(3)
+        let seen = Recorder<Int>()
+        fed.onSuccess(context: immediate) { seen.append($0) }
+        #expect(ran.values == [3] && seen.values == [30] && fed.isFinished)
+
+        // A token: cancelling it takes the body back, and the stream finishes with nothing in it.
+        let token = CancelToken()
+        let later = Promise<Int, any Error>()
+        let mapped = later.future.flatMap(context: immediate, cancelToken: token) { value -> FutureStream<Int> in
+            ran.append(value)
+            return FutureStream(value: value)
+        }
+        let recovering = later.future.recoverWith(context: immediate, cancelToken: token) { _ in FutureStream(value: 0)
+        }
+        #expect(later.future.cancel(token))
+        #expect(mapped.isFinished && mapped.count == 0 && recovering.isFinished && recovering.count == 0)
+        later.success(5)
+        #expect(ran.values == [3] && mapped.count == 0)
+
+        // What the body throws is the stream's only result.
+        let throwing = Future<Int, any Error>(value: 1)
+            .flatMap(context: immediate) { _ -> FutureStream<Int> in throw FuturesError.timedOut }
+        #expect(throwing.isFinished && throwing.count == 1)
+    }
+
     @Test func streamPromiseCompleteWithFuturesAndStreams() {
         let promise = StreamPromise<Int>()
         let source = StreamPromise<Int>()
