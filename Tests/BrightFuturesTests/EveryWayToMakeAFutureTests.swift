@@ -104,7 +104,7 @@ private let ways: [Way] = [
     Way("filter", #line) { Made(face($0).filter { _ in true }) },
     Way("forceType", #line) { Made(face($0).forceType() as Future<Int, Boom>) },
     Way("asVoid", #line) { Made(face($0).asVoid()) },
-    Way("promoteError", #line, failsAtOnce: false) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Never> { Made(a.promoteError() as Future<Int, Boom>) }; return row($0.recover(now) { _ in 0 }) },
+    Way("promoteError", #line, failsAtOnce: false) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Never> { Made(a.promoteError() as Future<Int, Boom>) }; return row($0.recover(context: now) { _ in 0 }) },
     Way("promoteValue", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Never, Boom> { Made(a.promoteValue() as Future<Int, Boom>) }; return row($0.flatMap(now) { _ in Future<Never, Boom>() }) },
     Way("firstCompleted", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made([a].firstCompleted() as! Future<Int, Boom>) }; return row($0) },
     Way("flatten", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Future<Int, Boom>, Boom> { Made(a.flatten()) }; return row($0.map(now) { Future<Int, Boom>(value: $0) }) },

@@ -5,10 +5,7 @@ extension Future {
     /// is. Cancellation requests on the returned future are forwarded to this one.
     @inlinable
     public func asVoid(file: StaticString = #fileID, line: UInt = #line) -> Future<Void, E> {
-        if let done = ifCompleted({ Future<Void, E>(result: $0.map { _ in () }) }) { return done }
-        return derive(immediateExecutionContext, step: "asVoid", file: file, line: line) { result, future in
-            future.complete(result.map { _ in () })
-        }
+        derive(MapForm<T, E, Void>.self, with: { _ in () }, .immediate, step: "asVoid", file: file, line: line)
     }
 
     /// A future with this future's result cast to other types with `as!`.
@@ -24,11 +21,6 @@ extension Future {
             case .failure(let error): return .failure(error as! E1)
             }
         }
-        if let cast = ifCompleted({ Future<U, E1>(result: cast($0)) }) {
-            return cast
-        }
-        return derive(immediateExecutionContext, step: "forceType", file: file, line: line) { result, future in
-            future.complete(cast(result))
-        }
+        return derive(ResultForm<T, E, U, E1>.self, with: cast, .immediate, step: "forceType", file: file, line: line)
     }
 }

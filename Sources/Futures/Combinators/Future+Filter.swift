@@ -22,11 +22,8 @@ extension Future {
             case .failure(let error): return .failure(.external(error))
             }
         }
-        if let filtered = ifCompleted({ Future<T, CombinatorError<E>>(result: check($0)) }) {
-            return filtered
-        }
-        return derive(immediateExecutionContext, step: "filter", file: file, line: line) { result, future in
-            future.complete(check(result))
-        }
+        return derive(
+            ResultForm<T, E, T, CombinatorError<E>>.self, with: check, .immediate, step: "filter", file: file,
+            line: line)
     }
 }

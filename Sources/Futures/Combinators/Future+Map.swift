@@ -17,11 +17,7 @@ extension Future {
     public func map<U>(
         _ context: ExecutionContext, f: @escaping @Sendable (T) -> U, file: StaticString = #fileID, line: UInt = #line
     ) -> Future<U, E> {
-        if context.isImmediate, let mapped = ifCompleted({ Future<U, E>(result: $0.map(f)) }) {
-            return mapped
-        }
-        return derive(
-            into: TransformFuture<MapForm<T, E, U>>(transform: f), context, step: "map", file: file, line: line)
+        derive(MapForm<T, E, U>.self, with: f, context, step: "map", file: file, line: line)
     }
 
     /// Continues with the future `f` returns for the value; a failure passes through (and `f` does not run).
@@ -45,18 +41,7 @@ extension Future {
         _ context: ExecutionContext, f: @escaping @Sendable (T) -> Future<U, E>,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Future<U, E> {
-        if context.isImmediate,
-            let next = ifCompleted({ result -> Future<U, E> in
-                switch result {
-                case .success(let value): return Future<U, E>.following(f(value))
-                case .failure(let error): return Future<U, E>(error: error)
-                }
-            })
-        {
-            return next
-        }
-        return derive(
-            into: FollowFuture<FlatMapForm<T, E, U>>(next: f), context, step: "flatMap", file: file, line: line)
+        derive(FlatMapForm<T, E, U>.self, with: f, context, step: "flatMap", file: file, line: line)
     }
 
     /// Continues with the `Result` that `f` returns for the value; a failure passes through.
@@ -75,12 +60,7 @@ extension Future {
         _ context: ExecutionContext, f: @escaping @Sendable (T) -> Result<U, E>,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Future<U, E> {
-        if context.isImmediate, let next = ifCompleted({ Future<U, E>(result: $0.flatMap(f)) }) {
-            return next
-        }
-        return derive(
-            into: TransformFuture<FlatMapResultForm<T, E, U>>(transform: f), context, step: "flatMap", file: file,
-            line: line)
+        derive(FlatMapResultForm<T, E, U>.self, with: f, context, step: "flatMap", file: file, line: line)
     }
 
     /// Transforms the error with `f`; a success passes through unchanged. `f` runs on ``defaultContext()``.
@@ -96,79 +76,84 @@ extension Future {
     public func mapError<E1: Error>(
         _ context: ExecutionContext, f: @escaping @Sendable (E) -> E1, file: StaticString = #fileID, line: UInt = #line
     ) -> Future<T, E1> {
-        if context.isImmediate, let mapped = ifCompleted({ Future<T, E1>(result: $0.mapError(f)) }) {
-            return mapped
-        }
-        let future = TransformFuture<MapErrorForm<T, E, E1>>(transform: f)
-        return derive(into: future, context, step: "mapError", file: file, line: line)
+        derive(MapErrorForm<T, E, E1>.self, with: f, context, step: "mapError", file: file, line: line)
     }
 }
 
-/// `map`'s work on a pending future (see ``TransformFuture``): the value transformed, a failure passed on.
+/// `map`'s work: the value transformed, a failure passed on.
 @usableFromInline
 enum MapForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: TransformForm {
+    @usableFromInline typealias Failure = SourceFailure
     @usableFromInline typealias Input = Source
     @usableFromInline typealias Output = Value
-    @usableFromInline typealias Failure = SourceFailure
 
     @inlinable
-    static func complete(
-        _ future: Future<Value, SourceFailure>, from result: Result<Source, SourceFailure>,
-        with transform: (Source) -> Value
-    ) {
-        future.complete(result.map(transform))
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with transform: (Input) -> Output
+    ) -> DerivedOutcome<Value, SourceFailure> {
+        .result(result.map(transform))
     }
 }
 
-/// `flatMap`'s work on a pending future (see ``FollowFuture``): the future the closure returns for the
-/// value followed, a failure passed on.
+/// `flatMap`'s work: the future the closure returns for the value followed, a failure passed on.
 @usableFromInline
 enum FlatMapForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: FollowForm {
-    @usableFromInline typealias Input = Source
     @usableFromInline typealias Failure = SourceFailure
+    @usableFromInline typealias Input = Source
 
     @inlinable
-    static func complete(
-        _ future: Future<Value, SourceFailure>, from result: Result<Source, SourceFailure>,
-        with next: (Source) -> Future<Value, SourceFailure>
-    ) {
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with next: (Input) -> Future<Value, Failure>
+    ) -> DerivedOutcome<Value, SourceFailure> {
         switch result {
-        case .success(let value): future.completeWith(next(value))
-        case .failure(let error): future.complete(.failure(error))
+        case .success(let value): return .follow(next(value))
+        case .failure(let error): return .result(.failure(error))
         }
     }
 }
 
-/// `mapError`'s work on a pending future (see ``TransformFuture``): the error transformed, a value passed
-/// on.
+/// `mapError`'s work: the error transformed, a value passed on.
 @usableFromInline
 enum MapErrorForm<Source: Sendable, SourceFailure: Error, Failure: Error>: TransformForm {
+    @usableFromInline typealias Value = Source
     @usableFromInline typealias Input = SourceFailure
     @usableFromInline typealias Output = Failure
-    @usableFromInline typealias Value = Source
 
     @inlinable
-    static func complete(
-        _ future: Future<Source, Failure>, from result: Result<Source, SourceFailure>,
-        with transform: (SourceFailure) -> Failure
-    ) {
-        future.complete(result.mapError(transform))
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with transform: (Input) -> Output
+    ) -> DerivedOutcome<Source, Failure> {
+        .result(result.mapError(transform))
     }
 }
 
-/// The work on a pending future of `flatMap` with a closure that returns a `Result` (see
-/// ``TransformFuture``): the closure's result for the value, a failure passed on.
+/// The work of `flatMap` with a closure that returns a `Result`: the closure's result for the value, a
+/// failure passed on.
 @usableFromInline
 enum FlatMapResultForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: TransformForm {
+    @usableFromInline typealias Failure = SourceFailure
     @usableFromInline typealias Input = Source
     @usableFromInline typealias Output = Result<Value, SourceFailure>
-    @usableFromInline typealias Failure = SourceFailure
 
     @inlinable
-    static func complete(
-        _ future: Future<Value, SourceFailure>, from result: Result<Source, SourceFailure>,
-        with transform: (Source) -> Result<Value, SourceFailure>
-    ) {
-        future.complete(result.flatMap(transform))
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with transform: (Input) -> Output
+    ) -> DerivedOutcome<Value, SourceFailure> {
+        .result(result.flatMap(transform))
+    }
+}
+
+/// The work of a combinator that turns the whole result into another (the casts, `filter`, `promoteValue`):
+/// the closure's result.
+@usableFromInline
+enum ResultForm<Source: Sendable, SourceFailure: Error, Value: Sendable, Failure: Error>: TransformForm {
+    @usableFromInline typealias Input = Result<Source, SourceFailure>
+    @usableFromInline typealias Output = Result<Value, Failure>
+
+    @inlinable
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with transform: (Input) -> Output
+    ) -> DerivedOutcome<Value, Failure> {
+        .result(transform(result))
     }
 }

@@ -6,18 +6,13 @@ extension Future where E == Never {
     /// future is. Cancellation requests are forwarded to this future.
     @inlinable
     public func promoteError<E1: Error>(file: StaticString = #fileID, line: UInt = #line) -> Future<T, E1> {
-        if let promoted = ifCompleted({ result -> Future<T, E1> in
-            switch result {
-            case .success(let value): return Future<T, E1>(value: value)
-            }
-        }) {
-            return promoted
-        }
-        return derive(immediateExecutionContext, step: "promoteError", file: file, line: line) { result, future in
-            switch result {
-            case .success(let value): future.complete(.success(value))
-            }
-        }
+        derive(
+            ResultForm<T, Never, T, E1>.self,
+            with: { result in
+                switch result {
+                case .success(let value): return .success(value)
+                }
+            }, .immediate, step: "promoteError", file: file, line: line)
     }
 }
 
@@ -28,18 +23,13 @@ extension Future where T == Never {
     /// future is. Cancellation requests are forwarded to this future.
     @inlinable
     public func promoteValue<U>(file: StaticString = #fileID, line: UInt = #line) -> Future<U, E> {
-        if let promoted = ifCompleted({ result -> Future<U, E> in
-            switch result {
-            case .failure(let error): return Future<U, E>(error: error)
-            }
-        }) {
-            return promoted
-        }
-        return derive(immediateExecutionContext, step: "promoteValue", file: file, line: line) { result, future in
-            switch result {
-            case .failure(let error): future.complete(.failure(error))
-            }
-        }
+        derive(
+            ResultForm<Never, E, U, E>.self,
+            with: { result in
+                switch result {
+                case .failure(let error): return .failure(error)
+                }
+            }, .immediate, step: "promoteValue", file: file, line: line)
     }
 }
 
@@ -68,11 +58,8 @@ extension Future {
             case .illegalState: return .illegalState
             }
         }
-        if let promoted = ifCompleted({ Future<T, CombinatorError<E1>>(result: $0.mapError(promote)) }) {
-            return promoted
-        }
-        return derive(immediateExecutionContext, step: "promoteError", file: file, line: line) { result, future in
-            future.complete(result.mapError(promote))
-        }
+        return derive(
+            MapErrorForm<T, CombinatorError<Never>, CombinatorError<E1>>.self, with: promote, .immediate,
+            step: "promoteError", file: file, line: line)
     }
 }

@@ -35,31 +35,7 @@ extension Future {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, Never> {
-        if context.isImmediate,
-            let recovered = ifCompleted({ result -> Future<T, Never> in
-                switch result {
-                case .success(let value): return Future<T, Never>(value: value)
-                case .failure(let error): return Future<T, Never>(value: task(error))
-                }
-            })
-        {
-            return recovered
-        }
-        return derive(
-            into: TransformFuture<RecoverForm<T, E>>(transform: task), context, step: "recover", file: file, line: line)
-    }
-
-    /// ``recover(_:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
-    ///
-    /// `task` runs inside `context`, only if this future fails.
-    @inlinable
-    public func recover(
-        _ context: @escaping ExecutionContextFunction,
-        task: @escaping @Sendable (E) -> T,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Future<T, Never> {
-        recover(ExecutionContext(context), task: task, file: file, line: line)
+        derive(RecoverForm<T, E>.self, with: task, context, step: "recover", file: file, line: line)
     }
 
     /// BrightFutures' spelling of ``recover(_:task:file:line:)-(ExecutionContext,_,_,_)``, the context
@@ -120,31 +96,7 @@ extension Future {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, E1> {
-        if context.isImmediate,
-            let recovered = ifCompleted({ result -> Future<T, E1> in
-                switch result {
-                case .success(let value): return Future<T, E1>(value: value)
-                case .failure(let error): return Future<T, E1>.following(task(error))
-                }
-            })
-        {
-            return recovered
-        }
-        let future = FollowFuture<RecoverWithForm<T, E, E1>>(next: task)
-        return derive(into: future, context, step: "recoverWith", file: file, line: line)
-    }
-
-    /// ``recoverWith(_:task:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
-    ///
-    /// `task` runs inside `context`, only if this future fails.
-    @inlinable
-    public func recoverWith<E1: Error>(
-        _ context: @escaping ExecutionContextFunction,
-        task: @escaping @Sendable (E) -> Future<T, E1>,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Future<T, E1> {
-        recoverWith(ExecutionContext(context), task: task, file: file, line: line)
+        derive(RecoverWithForm<T, E, E1>.self, with: task, context, step: "recoverWith", file: file, line: line)
     }
 
     /// BrightFutures' spelling of ``recoverWith(_:task:file:line:)-(ExecutionContext,_,_,_)``, the
@@ -175,42 +127,38 @@ extension Future {
     }
 }
 
-/// `recover`'s work on a pending future (see ``TransformFuture``): a value passed on, an error replaced
-/// by the value the closure returns for it.
+/// `recover`'s work: the value the closure returns for the error, a value passed on.
 @usableFromInline
 enum RecoverForm<Source: Sendable, SourceFailure: Error>: TransformForm {
-    @usableFromInline typealias Input = SourceFailure
-    @usableFromInline typealias Output = Source
     @usableFromInline typealias Value = Source
     @usableFromInline typealias Failure = Never
+    @usableFromInline typealias Input = SourceFailure
+    @usableFromInline typealias Output = Source
 
     @inlinable
-    static func complete(
-        _ future: Future<Source, Never>, from result: Result<Source, SourceFailure>,
-        with transform: (SourceFailure) -> Source
-    ) {
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with task: (Input) -> Output
+    ) -> DerivedOutcome<Source, Never> {
         switch result {
-        case .success(let value): future.complete(.success(value))
-        case .failure(let error): future.complete(.success(transform(error)))
+        case .success(let value): return .result(.success(value))
+        case .failure(let error): return .result(.success(task(error)))
         }
     }
 }
 
-/// `recoverWith`'s work on a pending future (see ``FollowFuture``): a value passed on, an error replaced
-/// by the future the closure returns for it.
+/// `recoverWith`'s work: the future the closure returns for the error followed, a value passed on.
 @usableFromInline
 enum RecoverWithForm<Source: Sendable, SourceFailure: Error, Failure: Error>: FollowForm {
-    @usableFromInline typealias Input = SourceFailure
     @usableFromInline typealias Value = Source
+    @usableFromInline typealias Input = SourceFailure
 
     @inlinable
-    static func complete(
-        _ future: Future<Source, Failure>, from result: Result<Source, SourceFailure>,
-        with next: (SourceFailure) -> Future<Source, Failure>
-    ) {
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with task: (Input) -> Future<Value, Failure>
+    ) -> DerivedOutcome<Source, Failure> {
         switch result {
-        case .success(let value): future.complete(.success(value))
-        case .failure(let error): future.completeWith(next(error))
+        case .success(let value): return .result(.success(value))
+        case .failure(let error): return .follow(task(error))
         }
     }
 }

@@ -20,7 +20,8 @@ extension Future where E == any Error {
     }
 
     /// Derives a future from this one as ``derive(_:step:file:line:_:)`` does, with SimpleFutures'
-    /// `CancelToken`: the one slow path of every throwing combinator. With a token in use, `body` is
+    /// `CancelToken`, for a step written in the library (the `SimpleFutures` face's continuations, which
+    /// complete a future of their own type). With a token in use, `body` is
     /// registered so that `cancel(cancelToken)` unregisters it and fails the returned future (see
     /// ``cancelling(_:_:)``); the returned future is one consumer of this one either way.
     ///
@@ -45,6 +46,69 @@ extension Future where E == any Error {
         return future
     }
 
+    /// Derives a future from this one by the combinator `form`, as
+    /// ``derive(_:with:_:step:file:line:)-(_,(Form.Input)->Form.Output,_,_,_,_)`` does, with SimpleFutures'
+    /// `CancelToken` (see ``deriveWithToken(_:orWhenPending:_:_:step:file:line:)``).
+    @inlinable
+    func deriveWithToken<Form: TransformForm>(
+        _ form: Form.Type,
+        with closure: @escaping @Sendable (Form.Input) -> Form.Output,
+        _ context: ExecutionContext,
+        _ cancelToken: CancelToken,
+        step: StaticString,
+        file: StaticString,
+        line: UInt
+    ) -> Future<Form.Value, any Error>
+    where Form.Source == T, Form.SourceFailure == any Error, Form.Failure == any Error {
+        deriveWithToken(
+            { Form.outcome(of: $0, with: closure) }, orWhenPending: TransformFuture<Form>(transform: closure), context,
+            cancelToken, step: step, file: file, line: line)
+    }
+
+    /// Derives a future from this one by the combinator `form`, as
+    /// ``derive(_:with:_:step:file:line:)-(_,(Form.Input)->Future<Form.Value,Form.Failure>,_,_,_,_)`` does,
+    /// with SimpleFutures' `CancelToken` (see ``deriveWithToken(_:orWhenPending:_:_:step:file:line:)``).
+    @inlinable
+    func deriveWithToken<Form: FollowForm>(
+        _ form: Form.Type,
+        with closure: @escaping @Sendable (Form.Input) -> Future<Form.Value, any Error>,
+        _ context: ExecutionContext,
+        _ cancelToken: CancelToken,
+        step: StaticString,
+        file: StaticString,
+        line: UInt
+    ) -> Future<Form.Value, any Error>
+    where Form.Source == T, Form.SourceFailure == any Error, Form.Failure == any Error {
+        deriveWithToken(
+            { Form.outcome(of: $0, with: closure) }, orWhenPending: FollowFuture<Form>(next: closure), context,
+            cancelToken, step: step, file: file, line: line)
+    }
+
+    /// ``derive(_:orWhenPending:_:step:file:line:)`` with SimpleFutures' `CancelToken`: with no token in
+    /// use, exactly that; with one, the derived future `pending` makes is registered so that
+    /// `cancel(cancelToken)` takes its closure back and fails it (see ``cancelling(_:_:)``). The returned
+    /// future is one consumer of this one either way.
+    @inlinable
+    func deriveWithToken<U: Sendable, Derived: Future<U, any Error> & DerivedStep<Result<T, any Error>>>(
+        _ outcome: (Result<T, any Error>) -> DerivedOutcome<U, any Error>,
+        orWhenPending pending: @autoclosure () -> Derived,
+        _ context: ExecutionContext,
+        _ cancelToken: CancelToken,
+        step: StaticString,
+        file: StaticString,
+        line: UInt
+    ) -> Future<U, any Error> {
+        if cancelToken.isUnused {
+            return derive(outcome, orWhenPending: pending(), context, step: step, file: file, line: line)
+        }
+        let future = pending()
+        future.depend(
+            on: self, context, link: .step(step, file: file, line: line), cancelToken: cancelToken,
+            onCancel: Self.cancelling(future, cancelToken)
+        ) { result in future.fire(result) }
+        return future
+    }
+
     /// Transforms the value with a closure that may throw (SimpleFutures' `map`).
     ///
     /// - Parameters:
@@ -64,17 +128,9 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<M, any Error> {
-        let transform: @Sendable (Result<T, any Error>) -> Result<M, any Error> = { result in
-            result.flatMap { value in Result { try mapping(value) } }
-        }
-        if context.isImmediate, cancelToken.isUnused,
-            let mapped = ifCompleted({ Future<M, any Error>(result: transform($0)) })
-        {
-            return mapped
-        }
-        return deriveWithToken(context, cancelToken, step: "map", file: file, line: line) { result, future in
-            future.complete(transform(result))
-        }
+        deriveWithToken(
+            FlatMapResultForm<T, any Error, M>.self, with: { value in Result { try mapping(value) } }, context,
+            cancelToken, step: "map", file: file, line: line)
     }
 
     /// Continues with the future a closure returns for the value; the closure may throw (SimpleFutures'
@@ -97,14 +153,10 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<M, any Error> {
-        return deriveWithToken(context, cancelToken, step: "flatMap", file: file, line: line) { result, future in
-            switch result {
-            case .success(let value):
-                future.completeWith { try mapping(value) }
-            case .failure(let error):
-                future.complete(.failure(error))
-            }
-        }
+        deriveWithToken(
+            FlatMapForm<T, any Error, M>.self, with: { value in Future<M, any Error>.catching({ try mapping(value) }) },
+            context,
+            cancelToken, step: "flatMap", file: file, line: line)
     }
 
     /// Keeps the value only if `filter` accepts it (SimpleFutures' `withFilter`).
@@ -135,14 +187,9 @@ extension Future where E == any Error {
                 }
             }
         }
-        if context.isImmediate, cancelToken.isUnused,
-            let filtered = ifCompleted({ Future<T, any Error>(result: transform($0)) })
-        {
-            return filtered
-        }
-        return deriveWithToken(context, cancelToken, step: "withFilter", file: file, line: line) { result, future in
-            future.complete(transform(result))
-        }
+        return deriveWithToken(
+            ResultForm<T, any Error, T, any Error>.self, with: transform, context, cancelToken, step: "withFilter",
+            file: file, line: line)
     }
 
     /// Runs `completion` with the value, then completes the returned future with this future's result
@@ -168,10 +215,10 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        return deriveWithToken(context, cancelToken, step: "andThen", file: file, line: line) { result, future in
-            if case .success(let value) = result { completion(value) }
-            future.complete(result)
-        }
+        deriveWithToken(
+            AndThenForm<T, any Error>.self,
+            with: { result in if case .success(let value) = result { completion(value) } },
+            context, cancelToken, step: "andThen", file: file, line: line)
     }
 
     /// Replaces a failure with the value `recovery` returns; `recovery` may rethrow (SimpleFutures' `recover`).
@@ -193,14 +240,10 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        return deriveWithToken(context, cancelToken, step: "recover", file: file, line: line) { result, future in
-            switch result {
-            case .success:
-                future.complete(result)
-            case .failure(let error):
-                future.complete(Result { try recovery(error) })
-            }
-        }
+        deriveWithToken(
+            ResultForm<T, any Error, T, any Error>.self,
+            with: { result in result.flatMapError { error in Result { try recovery(error) } } }, context, cancelToken,
+            step: "recover", file: file, line: line)
     }
 
     /// Replaces a failure with the future `recovery` returns (SimpleFutures' `recoverWith`).
@@ -223,14 +266,9 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        return deriveWithToken(context, cancelToken, step: "recoverWith", file: file, line: line) { result, future in
-            switch result {
-            case .success:
-                future.complete(result)
-            case .failure(let error):
-                future.completeWith { try recovery(error) }
-            }
-        }
+        deriveWithToken(
+            RecoverWithForm<T, any Error, any Error>.self, with: { error in Future.catching({ try recovery(error) }) },
+            context, cancelToken, step: "recoverWith", file: file, line: line)
     }
 
     /// Transforms the error with `mapping`; a success passes through (SimpleFutures' `mapError`).
@@ -252,9 +290,10 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        return deriveWithToken(context, cancelToken, step: "mapError", file: file, line: line) { result, future in
-            future.complete(result.mapError(mapping))
-        }
+        deriveWithToken(
+            MapErrorForm<T, any Error, any Error>.self, with: mapping, context, cancelToken, step: "mapError",
+            file: file,
+            line: line)
     }
 
     /// Creates a future that completes with `dependent`'s result (SimpleFutures' `init(context:dependent:)`).
@@ -299,6 +338,17 @@ extension Future where E == any Error {
     /// Completes this future with the result of the future `makeFuture` returns, or fails it with the
     /// error `makeFuture` throws. Shared by the throwing continuations (`flatMap`, `recoverWith`, Bolts'
     /// task-returning blocks).
+    /// The future `makeFuture` returns, or a future failed with what it throws: the future a throwing
+    /// continuation (`flatMap`, `recoverWith`) follows.
+    @inlinable
+    static func catching(_ makeFuture: () throws -> Future<T, any Error>) -> Future<T, any Error> {
+        do {
+            return try makeFuture()
+        } catch {
+            return Future(error: error)
+        }
+    }
+
     @inlinable
     package func completeWith(_ makeFuture: () throws -> Future<T, any Error>) {
         do {

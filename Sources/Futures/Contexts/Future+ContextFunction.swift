@@ -43,20 +43,6 @@ extension Future {
         onFailure(ExecutionContext(context), callback: callback)
     }
 
-    /// Runs `callback` on the context function `context`, then completes the returned future with this
-    /// future's result (success or failure alike).
-    ///
-    /// Same as `andThen(_:callback:)` with `ExecutionContext(context)`.
-    @inlinable
-    public func andThen(
-        _ context: @escaping ExecutionContextFunction,
-        callback: @escaping @Sendable (Result<T, E>) -> Void,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Future<T, E> {
-        andThen(ExecutionContext(context), callback: callback, file: file, line: line)
-    }
-
     /// BrightFutures' spelling of `andThen(_:callback:)` with a context function, labelled `context:`.
     ///
     /// Same as `andThen(_:callback:)` with `ExecutionContext(context)`.

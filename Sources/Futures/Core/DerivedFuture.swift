@@ -51,12 +51,26 @@ final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future
     }
 }
 
-/// What a combinator that derives a future carrying its caller's closure (``TransformFuture``,
-/// ``FollowFuture``) is: the types it derives from and to, and the type its closure receives. A form is a
-/// caseless enum, named after the combinator; its `complete` is that combinator's work, so the derived
-/// future stores nothing but the caller's closure.
+/// What a derived future does with its source's result: complete with a result, or follow a future.
 @usableFromInline
-protocol DerivationForm {
+@frozen
+enum DerivedOutcome<Value: Sendable, Failure: Error> {
+    /// Complete with this result.
+    case result(Result<Value, Failure>)
+    /// Take this future's result as its own, as one of its consumers.
+    case follow(Future<Value, Failure>)
+}
+
+/// A combinator that carries its caller's closure (`map`, `flatMap`, `mapError`, `recover`, `recoverWith`,
+/// `andThen`, the casts, `filter`), written once: a caseless enum named after the combinator, whose static
+/// `outcome(of:with:)` is the combinator's work. ``Future/derive(_:with:_:step:file:line:)-(_,(Form.Input)->Form.Output,_,_,_,_)``
+/// decides where that work runs: right away when the source has completed (on the immediate context), else
+/// in the derived future when the source completes. No combinator writes the two paths itself.
+///
+/// A form refines one of two protocols by the shape of its caller's closure, because the derived future
+/// stores that closure in a field of the caller's own function type (see ``TransformFuture``).
+@usableFromInline
+protocol DerivationForm: SendableMetatype {
     /// The derived future's value.
     associatedtype Value: Sendable
     /// The derived future's error.
@@ -69,38 +83,39 @@ protocol DerivationForm {
     associatedtype Input
 }
 
-/// The form of a combinator whose caller's closure returns a value (`map`, `mapError`, `recover`).
+/// The form of a combinator whose caller's closure returns a value (`map`, `mapError`, `recover`, `andThen`,
+/// the casts, `filter`; the throwing forms, whose closure is wrapped to return a `Result`).
 @usableFromInline
 protocol TransformForm: DerivationForm {
     /// What the caller's closure returns.
     associatedtype Output
-    /// Completes `future` from the source's `result`, running `transform` if the combinator does on it.
-    static func complete(
-        _ future: Future<Value, Failure>, from result: Result<Source, SourceFailure>,
-        with transform: (Input) -> Output
-    )
+    /// The combinator's work: what the derived future completes with, from the source's `result`,
+    /// running `transform` if the combinator does on that result.
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with transform: (Input) -> Output
+    ) -> DerivedOutcome<Value, Failure>
 }
 
 /// The form of a combinator whose caller's closure returns the future to continue with (`flatMap`,
-/// `recoverWith`).
+/// `recoverWith`, `flatten`).
 @usableFromInline
 protocol FollowForm: DerivationForm {
-    /// Completes `future` from the source's `result`, following the future `next` returns if the
-    /// combinator calls it on it.
-    static func complete(
-        _ future: Future<Value, Failure>, from result: Result<Source, SourceFailure>,
-        with next: (Input) -> Future<Value, Failure>
-    )
+    /// The combinator's work: what the derived future completes with or follows, from the source's
+    /// `result`, calling `next` if the combinator does on that result.
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with next: (Input) -> Future<Value, Failure>
+    ) -> DerivedOutcome<Value, Failure>
 }
 
-/// The derived future of a combinator whose caller's closure returns a value (`map`, `mapError`,
-/// `recover`): it stores that closure itself, of the caller's own function type, and its `Form` does the
-/// combinator's work with it. A closure that captures something then costs no box: a step wrapping it
-/// would capture it, and Swift would allocate a context for that step.
+/// The derived future of a ``TransformForm`` combinator, when its source is pending: it stores the
+/// caller's closure itself, and its `Form` does the combinator's work with it.
+///
+/// Storing the closure in a field of the caller's own function type is what saves a box: a step wrapping
+/// it would capture it, and Swift would allocate a context for that step; a field of a generic type (one
+/// class for every form) would take the closure through a reabstraction thunk, and every access through
+/// the class's runtime layout.
 @usableFromInline
-final class TransformFuture<Form: TransformForm>: Future<Form.Value, Form.Failure>, DerivedStep,
-    @unchecked Sendable
-{
+final class TransformFuture<Form: TransformForm>: Future<Form.Value, Form.Failure>, DerivedStep, @unchecked Sendable {
     // `@unchecked Sendable`: as for `DerivedFuture`'s `step`, `transform` is set in `init`, before the
     // future is shared, and taken once in `fire(_:)`, which runs at most once (G2), on one thread; no two
     // accesses overlap, so the exclusivity check is skipped.
@@ -130,12 +145,13 @@ final class TransformFuture<Form: TransformForm>: Future<Form.Value, Form.Failur
     @inlinable
     func fire(_ result: Result<Form.Source, Form.SourceFailure>) {
         guard let transform = transform.take() else { return }
-        Form.complete(self, from: result, with: transform)
+        settle(Form.outcome(of: result, with: transform))
     }
 }
 
-/// The derived future of a combinator whose caller's closure returns the future to continue with
-/// (`flatMap`, `recoverWith`): ``TransformFuture`` for a closure of that type.
+/// The derived future of a ``FollowForm`` combinator, when its source is pending: ``TransformFuture`` for
+/// a closure that returns a future (a class, returned directly, where a generic result is returned
+/// indirectly: a field of ``TransformFuture``'s type would need a thunk).
 @usableFromInline
 final class FollowFuture<Form: FollowForm>: Future<Form.Value, Form.Failure>, DerivedStep, @unchecked Sendable {
     // `@unchecked Sendable`: as for `TransformFuture`.
@@ -165,42 +181,19 @@ final class FollowFuture<Form: FollowForm>: Future<Form.Value, Form.Failure>, De
     @inlinable
     func fire(_ result: Result<Form.Source, Form.SourceFailure>) {
         guard let next = next.take() else { return }
-        Form.complete(self, from: result, with: next)
+        settle(Form.outcome(of: result, with: next))
     }
 }
 
-/// The derived future of `andThen`: it stores the caller's callback itself, of the caller's own function
-/// type, runs it with the source's result and completes with that result (``TransformFuture`` for a
-/// callback of that type).
-@usableFromInline
-final class AndThenFuture<T: Sendable, E: Error>: Future<T, E>, DerivedStep, @unchecked Sendable {
-    // `@unchecked Sendable`: as for `TransformFuture`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var callback: (@Sendable (Result<T, E>) -> Void)?
-
+extension Future {
+    /// Completes this future as `outcome` says: with its result, or with the result of the future it
+    /// follows (as one consumer of it).
     @inlinable
-    init(callback: (@Sendable (Result<T, E>) -> Void)?) {
-        self.callback = callback
-        super.init(cell: nil)
-    }
-
-    /// ``Future/init(resolver:)``, which every subclass must provide: the library never creates a derived
-    /// future this way. The future has no callback (its source never completes it) and `resolver`
-    /// completes it.
-    @usableFromInline
-    required convenience init(resolver: (_ complete: @escaping @Sendable (Result<T, E>) -> Void) -> Void) {
-        self.init(callback: nil)
-        resolveWith(resolver)
-    }
-
-    /// Runs the callback with the source's result, releasing it (and what it captured) as soon as it has
-    /// run (G6), then completes this future with that result.
-    @inlinable
-    func fire(_ result: Result<T, E>) {
-        guard let callback = callback.take() else { return }
-        callback(result)
-        complete(result)
+    final func settle(_ outcome: DerivedOutcome<T, E>) {
+        switch outcome {
+        case .result(let result): complete(result)
+        case .follow(let next): completeWith(next)
+        }
     }
 }
 

@@ -92,7 +92,7 @@ extension Future {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, E> {
-        derive(into: AndThenFuture(callback: callback), context, step: "andThen", file: file, line: line)
+        derive(AndThenForm<T, E>.self, with: callback, context, step: "andThen", file: file, line: line)
     }
 
     /// BrightFutures' spelling of ``andThen(_:callback:file:line:)-(ExecutionContext,_,_,_)``, the context labelled `context:`:
@@ -108,5 +108,22 @@ extension Future {
         line: UInt = #line
     ) -> Future<T, E> {
         andThen(context, callback: callback, file: file, line: line)
+    }
+}
+
+/// `andThen`'s work: the callback run with the result, which passes on unchanged.
+@usableFromInline
+enum AndThenForm<Source: Sendable, SourceFailure: Error>: TransformForm {
+    @usableFromInline typealias Value = Source
+    @usableFromInline typealias Failure = SourceFailure
+    @usableFromInline typealias Input = Result<Source, SourceFailure>
+    @usableFromInline typealias Output = Void
+
+    @inlinable
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with callback: (Input) -> Output
+    ) -> DerivedOutcome<Source, SourceFailure> {
+        callback(result)
+        return .result(result)
     }
 }

@@ -182,7 +182,9 @@ extension Future {
     /// Derives a future from this one: registers `body` on `context` to complete the returned future with
     /// this future's result, as one consumer of this future (see ``depend(on:_:link:asking:_:)``).
     ///
-    /// The one slow path of every unary combinator (the fast path is ``ifCompleted(_:)``).
+    /// For a combinator whose work is a step written in the library that waits for the source whatever
+    /// its state (`fold`, the timers, the faces' continuations); a combinator that carries its caller's
+    /// closure is a ``DerivationForm`` and goes through ``derive(_:orWhenPending:_:step:file:line:)``.
     /// `step`, `file` and `line` name the combinator and its caller in a ``FailureTrace``.
     @inlinable
     package final func derive<U: Sendable, E1: Error>(
@@ -195,10 +197,69 @@ extension Future {
         derive(into: DerivedFuture<U, E1, T, E>(step: body), context, step: step, file: file, line: line)
     }
 
+    /// Derives a future from this one by the combinator `form`, with the caller's `closure`: the entry of
+    /// every combinator written as a ``TransformForm`` (see ``derive(_:orWhenPending:_:step:file:line:)``).
+    @inlinable
+    final func derive<Form: TransformForm>(
+        _ form: Form.Type,
+        with closure: @escaping @Sendable (Form.Input) -> Form.Output,
+        _ context: ExecutionContext,
+        step: StaticString,
+        file: StaticString,
+        line: UInt
+    ) -> Future<Form.Value, Form.Failure> where Form.Source == T, Form.SourceFailure == E {
+        derive(
+            { Form.outcome(of: $0, with: closure) }, orWhenPending: TransformFuture<Form>(transform: closure), context,
+            step: step, file: file, line: line)
+    }
+
+    /// Derives a future from this one by the combinator `form`, with the caller's `closure`: the entry of
+    /// every combinator written as a ``FollowForm`` (see ``derive(_:orWhenPending:_:step:file:line:)``).
+    @inlinable
+    final func derive<Form: FollowForm>(
+        _ form: Form.Type,
+        with closure: @escaping @Sendable (Form.Input) -> Future<Form.Value, Form.Failure>,
+        _ context: ExecutionContext,
+        step: StaticString,
+        file: StaticString,
+        line: UInt
+    ) -> Future<Form.Value, Form.Failure> where Form.Source == T, Form.SourceFailure == E {
+        derive(
+            { Form.outcome(of: $0, with: closure) }, orWhenPending: FollowFuture<Form>(next: closure), context,
+            step: step, file: file, line: line)
+    }
+
+    /// The one place where a combinator written as a ``DerivationForm`` takes its path; both paths run the
+    /// form's `outcome(of:with:)`:
+    ///
+    /// - On the immediate context, when this future has completed: `outcome` runs right here, through the
+    ///   trampoline (``ifCompleted(_:)``), and the returned future is completed with its result (or follows
+    ///   the future it gives, ``following(_:)``). No registration is needed: a completed future has no
+    ///   consumers to count and nothing to forward a request to.
+    /// - Otherwise: the derived future `pending` makes, which holds the caller's closure, is derived from
+    ///   this one (``derive(into:_:step:file:line:)``, one consumer of it), and the form's work runs on
+    ///   `context` when this future completes.
+    @inlinable
+    final func derive<U: Sendable, E1: Error, Derived: Future<U, E1> & DerivedStep<Result<T, E>>>(
+        _ outcome: (Result<T, E>) -> DerivedOutcome<U, E1>,
+        orWhenPending pending: @autoclosure () -> Derived,
+        _ context: ExecutionContext,
+        step: StaticString,
+        file: StaticString,
+        line: UInt
+    ) -> Future<U, E1> {
+        if context.isImmediate, let outcome = ifCompleted(outcome) {
+            switch outcome {
+            case .result(let result): return Future<U, E1>(result: result)
+            case .follow(let next): return .following(next)
+            }
+        }
+        return derive(into: pending(), context, step: step, file: file, line: line)
+    }
+
     /// Derives `future`, created pending, from this one: registers on `context` its ``DerivedStep/fire(_:)``
     /// with this future's result, as one consumer of this future (see ``depend(on:_:link:asking:_:)``), and
-    /// returns it. ``derive(_:step:file:line:_:)`` and the combinators whose derived future carries the
-    /// caller's closure itself (`map`, `flatMap`, `mapError`, `recover`, `recoverWith`, `andThen`) go through it.
+    /// returns it. ``derive(_:step:file:line:_:)`` and ``derive(_:orWhenPending:_:step:file:line:)`` go through it.
     ///
     /// The registered callback captures `future` alone, which Swift passes as its context: no box.
     @inlinable

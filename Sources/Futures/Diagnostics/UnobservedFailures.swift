@@ -3,7 +3,7 @@ import Synchronization
 /// What happens when a failed future is deallocated without anyone having looked at its failure.
 ///
 /// Set it for the process with ``FuturesDiagnostics/unobservedFailures``.
-public enum UnobservedFailurePolicy: UInt8, Sendable, CaseIterable {
+public enum UnobservedFailurePolicy: Sendable, CaseIterable {
     /// Nothing is checked or reported.
     case off
     /// Each such future is reported once, as ``FuturesDiagnostic/unobservedFailure(type:error:file:line:trace:)``,
@@ -16,8 +16,24 @@ public enum UnobservedFailurePolicy: UInt8, Sendable, CaseIterable {
     case trapInDebug
 }
 
+extension UnobservedFailurePolicy {
+    /// The policy as the byte the process-wide setting stores.
+    fileprivate var code: UInt8 {
+        switch self {
+        case .off: 0
+        case .report: 1
+        case .trapInDebug: 2
+        }
+    }
+
+    /// The policy a stored byte stands for.
+    fileprivate init(code: UInt8) {
+        self = Self.allCases.first { $0.code == code } ?? .off
+    }
+}
+
 extension FuturesDiagnostics {
-    private static let unobservedPolicy = Atomic<UInt8>(UnobservedFailurePolicy.report.rawValue)
+    private static let unobservedPolicy = Atomic<UInt8>(UnobservedFailurePolicy.report.code)
 
     /// What to do with a failed future deallocated while nobody looked at its failure — the futures
     /// equivalent of an unhandled promise rejection. ``UnobservedFailurePolicy/report`` by default (as
@@ -58,8 +74,8 @@ extension FuturesDiagnostics {
     /// removed when it is deallocated), so the report can say where it came from; optimised builds report
     /// without a location and never take that table's lock.
     public static var unobservedFailures: UnobservedFailurePolicy {
-        get { UnobservedFailurePolicy(rawValue: unobservedPolicy.load(ordering: .relaxed)) ?? .off }
-        set { unobservedPolicy.store(newValue.rawValue, ordering: .relaxed) }
+        get { UnobservedFailurePolicy(code: unobservedPolicy.load(ordering: .relaxed)) }
+        set { unobservedPolicy.store(newValue.code, ordering: .relaxed) }
     }
 
     /// Records where the promise of `future`, which just failed, was created (in the future's

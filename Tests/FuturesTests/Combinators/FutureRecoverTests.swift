@@ -157,16 +157,6 @@ extension FutureRecoverTests {
         #expect(hops.value == 1)
     }
 
-    @Test func theUnlabelledContextMayBeAFunction() {
-        let hops = Counter()
-        let failed = Future<Int, ComboError>(error: .first)
-        let recovered = failed.recover(countingFunction(hops)) { _ in 3 }
-        let recoveredWith = failed.recoverWith(countingFunction(hops)) { _ in Future<Int, Never>(value: 4) }
-        #expect(recovered.value == 3)
-        #expect(recoveredWith.value == 4)
-        #expect(hops.value == 2)
-    }
-
     /// BrightFutures' spelling, both forms of a context, runs on the context it names.
     @Test func brightFuturesLabelledSpellingIsTheSameMethod() {
         let hops = Counter()
@@ -181,20 +171,20 @@ extension FutureRecoverTests {
         #expect(hops.value == 4)
     }
 
-    /// `andThen` takes its context the same way, unlabelled or with BrightFutures' label.
+    /// `andThen` takes its context the same way: unlabelled, or with BrightFutures' label (where a context
+    /// function is BrightFutures' form too).
     @Test func andThenTakesTheContextUnlabelledOrLabelled() {
         let hops = Counter()
         let seen = Counter()
         let future = Future<Int, ComboError>(value: 7)
         let chained = [
             future.andThen(countingContext(hops)) { _ in seen.increment() },
-            future.andThen(countingFunction(hops)) { _ in seen.increment() },
             future.andThen(context: countingContext(hops)) { _ in seen.increment() },
             future.andThen(context: countingFunction(hops)) { _ in seen.increment() },
         ]
-        #expect(chained.map(\.value) == [7, 7, 7, 7])
-        #expect(hops.value == 4)
-        #expect(seen.value == 4)
+        #expect(chained.map(\.value) == [7, 7, 7])
+        #expect(hops.value == 3)
+        #expect(seen.value == 3)
     }
 
     /// The examples of `recover`'s and `recoverWith`'s documentation.
