@@ -101,22 +101,9 @@ extension Future: FlattenLinking where T: CoreFutureValue, T.CoreFailure == E {
     /// The steps of the core's `flatten(file:line:)` (which takes only values of `Future<U, E>` itself), over
     /// each value as the core future it is, so that values of a subclass of `Future` flatten the same way.
     func linkedFlatten(file: StaticString, line: UInt) -> Any {
-        if let flattened = ifCompleted({ result -> Future<T.CoreValue, E> in
-            switch result {
-            case .success(let inner): return Future<T.CoreValue, E>.following(inner.coreCell)
-            case .failure(let error): return Future<T.CoreValue, E>(error: error)
-            }
-        }) {
-            return flattened
-        }
         let flattened: Future<T.CoreValue, E> = derive(
-            Futures.immediateExecutionContext, step: "flatten", file: file, line: line
-        ) { result, future in
-            switch result {
-            case .success(let inner): future.completeWith(inner.coreCell)
-            case .failure(let error): future.complete(.failure(error))
-            }
-        }
+            FlatMapForm<T, E, T.CoreValue>.self, with: { $0.coreCell }, Futures.immediateExecutionContext,
+            step: "flatten", file: file, line: line)
         return flattened
     }
 }

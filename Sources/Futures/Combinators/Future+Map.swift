@@ -97,12 +97,12 @@ enum MapForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: Transform
 
 /// `flatMap`'s work: the future the closure returns for the value followed, a failure passed on.
 @usableFromInline
-enum FlatMapForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: FollowForm {
-    @usableFromInline typealias Failure = SourceFailure
-    @usableFromInline typealias Input = Source
+package enum FlatMapForm<Source: Sendable, SourceFailure: Error, Value: Sendable>: FollowForm {
+    @usableFromInline package typealias Failure = SourceFailure
+    @usableFromInline package typealias Input = Source
 
     @inlinable
-    static func outcome(
+    package static func outcome(
         of result: Result<Source, SourceFailure>, with next: (Input) -> Future<Value, Failure>
     ) -> DerivedOutcome<Value, SourceFailure> {
         switch result {

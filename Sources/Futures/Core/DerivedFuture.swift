@@ -52,9 +52,9 @@ final class DerivedFuture<U: Sendable, E1: Error, T: Sendable, E: Error>: Future
 }
 
 /// What a derived future does with its source's result: complete with a result, or follow a future.
-@usableFromInline
 @frozen
-enum DerivedOutcome<Value: Sendable, Failure: Error> {
+@usableFromInline
+package enum DerivedOutcome<Value: Sendable, Failure: Error> {
     /// Complete with this result.
     case result(Result<Value, Failure>)
     /// Take this future's result as its own, as one of its consumers.
@@ -70,7 +70,7 @@ enum DerivedOutcome<Value: Sendable, Failure: Error> {
 /// A form refines one of two protocols by the shape of its caller's closure, because the derived future
 /// stores that closure in a field of the caller's own function type (see ``TransformFuture``).
 @usableFromInline
-protocol DerivationForm: SendableMetatype {
+package protocol DerivationForm: SendableMetatype {
     /// The derived future's value.
     associatedtype Value: Sendable
     /// The derived future's error.
@@ -86,7 +86,7 @@ protocol DerivationForm: SendableMetatype {
 /// The form of a combinator whose caller's closure returns a value (`map`, `mapError`, `recover`, `andThen`,
 /// the casts, `filter`; the throwing forms, whose closure is wrapped to return a `Result`).
 @usableFromInline
-protocol TransformForm: DerivationForm {
+package protocol TransformForm: DerivationForm {
     /// What the caller's closure returns.
     associatedtype Output
     /// The combinator's work: what the derived future completes with, from the source's `result`,
@@ -99,7 +99,7 @@ protocol TransformForm: DerivationForm {
 /// The form of a combinator whose caller's closure returns the future to continue with (`flatMap`,
 /// `recoverWith`, `flatten`).
 @usableFromInline
-protocol FollowForm: DerivationForm {
+package protocol FollowForm: DerivationForm {
     /// The combinator's work: what the derived future completes with or follows, from the source's
     /// `result`, calling `next` if the combinator does on that result.
     static func outcome(

@@ -200,7 +200,7 @@ extension Future {
     /// Derives a future from this one by the combinator `form`, with the caller's `closure`: the entry of
     /// every combinator written as a ``TransformForm`` (see ``derive(_:orWhenPending:_:step:file:line:)``).
     @inlinable
-    final func derive<Form: TransformForm>(
+    package final func derive<Form: TransformForm>(
         _ form: Form.Type,
         with closure: @escaping @Sendable (Form.Input) -> Form.Output,
         _ context: ExecutionContext,
@@ -216,7 +216,7 @@ extension Future {
     /// Derives a future from this one by the combinator `form`, with the caller's `closure`: the entry of
     /// every combinator written as a ``FollowForm`` (see ``derive(_:orWhenPending:_:step:file:line:)``).
     @inlinable
-    final func derive<Form: FollowForm>(
+    package final func derive<Form: FollowForm>(
         _ form: Form.Type,
         with closure: @escaping @Sendable (Form.Input) -> Future<Form.Value, Form.Failure>,
         _ context: ExecutionContext,
