@@ -86,7 +86,7 @@ package protocol DerivationForm: SendableMetatype {
 /// The form of a combinator whose caller's closure returns a value (`map`, `mapError`, `recover`, `andThen`,
 /// the casts, `filter`; the throwing forms, whose closure is wrapped to return a `Result`).
 @usableFromInline
-package protocol TransformForm: DerivationForm {
+protocol TransformForm: DerivationForm {
     /// What the caller's closure returns.
     associatedtype Output
     /// The combinator's work: what the derived future completes with, from the source's `result`,

@@ -200,7 +200,7 @@ extension Future {
     /// Derives a future from this one by the combinator `form`, with the caller's `closure`: the entry of
     /// every combinator written as a ``TransformForm`` (see ``derive(_:orWhenPending:_:step:file:line:)``).
     @inlinable
-    package final func derive<Form: TransformForm>(
+    final func derive<Form: TransformForm>(
         _ form: Form.Type,
         with closure: @escaping @Sendable (Form.Input) -> Form.Output,
         _ context: ExecutionContext,
