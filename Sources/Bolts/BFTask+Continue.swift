@@ -56,13 +56,11 @@ extension BFTask {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> BFTask<U> {
-        if Self.mayBeTask(U.self) { reportNested(U.self, use: "continueWithTask", file: file, line: line) }
-        if let now = continuedNow(executor, cancellationToken, { task, _ in .settled(Result { try block(task) }) }) {
-            return now
-        }
-        return continuation(executor, cancellationToken, "continueWith", file, line) { task, _ in
-            .settled(Result { try block(task) })
-        }
+        continued(
+            executor, cancellationToken, "continueWith", file, line, nested: "continueWithTask",
+            { task, _ in
+                .value { try block(task) }
+            })
     }
 
     /// Runs `block` with this task once it completes and returns a task that completes when the task
@@ -90,12 +88,11 @@ extension BFTask {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> BFTask<V> {
-        if let now = continuedNow(executor, cancellationToken, { task, _ in .following { try block(task) } }) {
-            return now
-        }
-        return continuation(executor, cancellationToken, "continueWithTask", file, line) { task, _ in
-            .following { try block(task) }
-        }
+        continued(
+            executor, cancellationToken, "continueWithTask", file, line,
+            { task, _ in
+                .following { try block(task) }
+            })
     }
 
     /// The value form of `continueWith` with the token before the block, so the block can be a
@@ -159,18 +156,9 @@ extension BFTask {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> BFTask<U> {
-        if Self.mayBeTask(U.self) {
-            reportNested(U.self, use: "continueOnSuccessWithTask", file: file, line: line)
-        }
-        if let now = continuedNow(
-            executor, cancellationToken,
-            { task, result in Next.onSuccess(result) { .settled(Result { try block(task) }) } }
-        ) {
-            return now
-        }
-        return continuation(executor, cancellationToken, "continueOnSuccessWith", file, line) { task, result in
-            Next.onSuccess(result) { .settled(Result { try block(task) }) }
-        }
+        continued(
+            executor, cancellationToken, "continueOnSuccessWith", file, line, nested: "continueOnSuccessWithTask",
+            { task, result in .onSuccess(result) { .value { try block(task) } } })
     }
 
     /// Runs `block` with this task if it succeeds and continues with the task `block` returns
@@ -194,15 +182,11 @@ extension BFTask {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> BFTask<V> {
-        if let now = continuedNow(
-            executor, cancellationToken,
-            { task, result in Next.onSuccess(result) { .following { try block(task) } } }
-        ) {
-            return now
-        }
-        return continuation(executor, cancellationToken, "continueOnSuccessWithTask", file, line) { task, result in
-            Next.onSuccess(result) { .following { try block(task) } }
-        }
+        continued(
+            executor, cancellationToken, "continueOnSuccessWithTask", file, line,
+            { task, result in
+                .onSuccess(result) { .following { try block(task) } }
+            })
     }
 
     /// `continueOnSuccessWith` with the token before the block, so the block can be a trailing closure:
@@ -257,15 +241,11 @@ extension BFTask {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> BFTask<T> {
-        if let now = continuedNow(
-            executor, cancellationToken,
-            { task, result in Next.onFault(task, result) { error in .settled(Result { try block(error) }) } }
-        ) {
-            return now
-        }
-        return continuation(executor, cancellationToken, "continueOnErrorWith", file, line) { task, result in
-            Next.onFault(task, result) { error in .settled(Result { try block(error) }) }
-        }
+        continued(
+            executor, cancellationToken, "continueOnErrorWith", file, line,
+            { task, result in
+                .onFault(task, result) { error in .value { try block(error) } }
+            })
     }
 
     /// Runs `block` with the error if this task faults and continues with the task it returns
@@ -279,24 +259,52 @@ extension BFTask {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> BFTask<T> {
-        if let now = continuedNow(
-            executor, cancellationToken,
-            { task, result in Next.onFault(task, result) { error in .following { try block(error) } } }
-        ) {
-            return now
-        }
-        return continuation(executor, cancellationToken, "continueOnErrorWith", file, line) { task, result in
-            Next.onFault(task, result) { error in .following { try block(error) } }
-        }
+        continued(
+            executor, cancellationToken, "continueOnErrorWith", file, line,
+            { task, result in
+                .onFault(task, result) { error in .following { try block(error) } }
+            })
     }
 
-    // MARK: - Shared plumbing: the core's fast path and `derive`
+    // MARK: - The one continuation: the core's fast path and `derive`
+
+    /// Every continuation above, and the `init(executor:file:line:block:)` forms: `step` answers, from
+    /// this task and its outcome, what the new task completes with. The forms differ only in their step
+    /// (on a success, on a fault or always; the block's value or its task) and their name.
+    ///
+    /// A value form names in `nested` the form that a task-returning block belongs to, and such a block
+    /// is reported (`FuturesDiagnostic.nestedTask(type:use:file:line:)`, at `file`:`line`). Then the fast
+    /// path (`continuedNow(_:_:_:)`), else the slow one (`continuation(_:_:_:_:_:_:)`), which stores
+    /// `step`. `step` is an autoclosure around the form's closure literal, so the closure is made on the
+    /// path that runs it: the fast path calls it at once, and the compiler, seeing it whole, allocates
+    /// nothing for it.
+    @inlinable
+    @inline(__always)
+    func continued<U>(
+        _ executor: BFExecutor,
+        _ token: BFCancellationToken?,
+        _ name: StaticString,
+        _ file: StaticString,
+        _ line: UInt,
+        nested: String? = nil,
+        _ step: @autoclosure () -> @Sendable (BFTask<T>, Result<T, any Error>) -> Next<U>
+    ) -> BFTask<U> {
+        if let nested, Self.mayBeTask(U.self) { reportNested(U.self, use: nested, file: file, line: line) }
+        if let now = continuedNow(executor, token, { task, result in step()(task, result) }) { return now }
+        return continuation(executor, token, name, file, line, step())
+    }
 
     /// What a continuation completes its new task with: an outcome, or another task's future to follow.
     @usableFromInline
     enum Next<S: Sendable> {
         case settled(Result<S, any Error>)
         case follow(Future<S, any Error>)
+
+        /// The value `body` returns, or the error it throws.
+        @inlinable
+        static func value(_ body: () throws -> S) -> Next<S> {
+            .settled(Result { try body() })
+        }
 
         /// The future of the task `makeTask` returns (chaining without nesting), or the error it throws.
         @inlinable
@@ -452,16 +460,9 @@ extension BFTask {
         line: UInt = #line,
         block: @escaping @Sendable () throws -> T
     ) {
-        let start = BFTask<Void>(result: ())
-        if Self.mayBeTask(T.self) {
-            start.reportNested(
-                T.self, use: "BFTask(executor:block:) typed by the inner task's value", file: file, line: line)
-        }
-        if let now = start.continuedNow(executor, nil, { _, _ in .settled(Result { try block() }) }) {
-            self = now
-            return
-        }
-        self = start.continuation(executor, nil, "BFTask", file, line) { _, _ in .settled(Result { try block() }) }
+        self = BFTask<Void>(result: ()).continued(
+            executor, nil, "BFTask", file, line, nested: "BFTask(executor:block:) typed by the inner task's value",
+            { _, _ in .value { try block() } })
     }
 
     /// Starts `block` on `executor` and returns a task that completes when the task `block` returns does
@@ -482,11 +483,10 @@ extension BFTask {
         line: UInt = #line,
         block: @escaping @Sendable () throws -> BFTask<T>
     ) {
-        let start = BFTask<Void>(result: ())
-        if let now = start.continuedNow(executor, nil, { _, _ in .following { try block() } }) {
-            self = now
-            return
-        }
-        self = start.continuation(executor, nil, "BFTask", file, line) { _, _ in .following { try block() } }
+        self = BFTask<Void>(result: ()).continued(
+            executor, nil, "BFTask", file, line,
+            { _, _ in
+                .following { try block() }
+            })
     }
 }

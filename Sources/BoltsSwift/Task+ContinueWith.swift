@@ -4,14 +4,17 @@ import Futures
 // uses `continueWith`, `continueOnSuccessWith` or `continueOnErrorWith`; one that returns a task uses the
 // `…Task` name. Each is generic only in what the closure returns, so chains type-check at once.
 //
-// Each is `@inline(__always)`: inlined into the caller, the closure literal is known, and the step that the
-// slow path stores captures what the closure captures instead of boxing the closure. Each has the two
-// paths of the core's combinators: on `.immediate` over a completed task, the closure runs at once and the
-// new task is built from its outcome (`continuedNow`); otherwise the new task is derived from this one
-// (`continued`) at the caller's `file` and `line`. `continueWith`, the form that ends most chains (Bolts-Swift
-// has no continuation that returns nothing), derives a `ContinueWithTask`, which stores the caller's
-// closure itself: a closure that captures something then costs no box even where the compiler keeps the
-// call out of line.
+// Each writes its step once, a closure literal: what the new task completes with, from this task's outcome
+// (when the closure runs: always, on a success, on a fault with an error of a type; what it returns: a value,
+// or a task to follow). Each forwards it to the one continuation, `continued`, which has the two paths of the
+// core's combinators: on `.immediate` over a completed task, the step runs at once and the new task is built
+// from its answer (`continuedNow`); otherwise the new task is derived from this one at the caller's `file`
+// and `line`, and stores the step. Each is `@inline(__always)`, as `continued` is: inlined into the caller,
+// the closure literal is known, and the stored step captures what the closure captures instead of boxing
+// the closure. `continueWith`, the form that ends most chains (Bolts-Swift has no continuation that returns
+// nothing), has its own slow path: it derives a `ContinueWithTask`, which stores the caller's closure
+// itself, so a closure that captures something costs no box even where the compiler keeps the call out of
+// line.
 
 extension Task {
     // MARK: - continueWith
@@ -39,7 +42,7 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<S> {
-        if let now = continuedNow(executor, { _ in Task<S>.settled(settle { try continuation(self) }) }) {
+        if let now = continuedNow(executor, { _ in Task<S>(completed: settle { try continuation(self) }) }) {
             return now
         }
         let next = ContinueWithTask<S, TResult>(source: self, continuation: continuation)
@@ -69,11 +72,9 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<S> {
-        if let now = continuedNow(executor, { _ in Task<S>.following { try continuation(self) } }) { return now }
-        return continued(executor, "continueWithTask", file, line, passing: true) { _, next in
-            let source = next.takeSource()
-            next.completeFollowing { try continuation(source) }
-        }
+        continued(
+            executor, "continueWithTask", file, line, passing: true,
+            { _, task in .following { try continuation(task!) } })
     }
 
     // MARK: - continueOnSuccessWith
@@ -101,23 +102,9 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<S> {
-        if let now = continuedNow(
-            executor,
-            { result in
-                switch result {
-                case .success(let value): Task<S>.settled(settle { try continuation(value) })
-                case .failure(let error): Task<S>(completed: .failure(error))
-                }
-            })
-        {
-            return now
-        }
-        return continued(executor, "continueOnSuccessWith", file, line, passing: false) { result, next in
-            switch result {
-            case .success(let value): next.complete(settle { try continuation(value) })
-            case .failure(let error): next.complete(.failure(error))
-            }
-        }
+        continued(
+            executor, "continueOnSuccessWith", file, line, passing: false,
+            { result, _ in .onSuccess(result) { value in .value { try continuation(value) } } })
     }
 
     /// Runs `continuation` with the result if this task succeeds and continues with the task it returns;
@@ -139,23 +126,9 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<S> {
-        if let now = continuedNow(
-            executor,
-            { result in
-                switch result {
-                case .success(let value): Task<S>.following { try continuation(value) }
-                case .failure(let error): Task<S>(completed: .failure(error))
-                }
-            })
-        {
-            return now
-        }
-        return continued(executor, "continueOnSuccessWithTask", file, line, passing: false) { result, next in
-            switch result {
-            case .success(let value): next.completeFollowing { try continuation(value) }
-            case .failure(let error): next.complete(.failure(error))
-            }
-        }
+        continued(
+            executor, "continueOnSuccessWithTask", file, line, passing: false,
+            { result, _ in .onSuccess(result) { value in .following { try continuation(value) } } })
     }
 
     // MARK: - continueOnErrorWith
@@ -186,22 +159,9 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        if let now = continuedNow(
-            executor,
-            { result in
-                guard let error = Self.recoverable(result, as: E.self) else { return Self.settled(result) }
-                return Self.settled(settle { try continuation(error) })
-            })
-        {
-            return now
-        }
-        return continued(executor, "continueOnErrorWith", file, line, passing: false) { result, next in
-            if let error = Self.recoverable(result, as: E.self) {
-                next.complete(settle { try continuation(error) })
-            } else {
-                next.complete(result)
-            }
-        }
+        continued(
+            executor, "continueOnErrorWith", file, line, passing: false,
+            { result, _ in .onFault(result, as: E.self) { error in .value { try continuation(error) } } })
     }
 
     /// Runs `continuation` with the error if this task faults, to recover with a result; a success or a
@@ -223,22 +183,9 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        if let now = continuedNow(
-            executor,
-            { result in
-                guard let error = Self.recoverable(result, as: (any Error).self) else { return Self.settled(result) }
-                return Self.settled(settle { try continuation(error) })
-            })
-        {
-            return now
-        }
-        return continued(executor, "continueOnErrorWith", file, line, passing: false) { result, next in
-            if let error = Self.recoverable(result, as: (any Error).self) {
-                next.complete(settle { try continuation(error) })
-            } else {
-                next.complete(result)
-            }
-        }
+        continued(
+            executor, "continueOnErrorWith", file, line, passing: false,
+            { result, _ in .onFault(result, as: (any Error).self) { error in .value { try continuation(error) } } })
     }
 
     /// Runs `continuation` with the error if this task faults with an error of type `E` and continues with
@@ -260,22 +207,9 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        if let now = continuedNow(
-            executor,
-            { result in
-                guard let error = Self.recoverable(result, as: E.self) else { return Self.settled(result) }
-                return Self.following { try continuation(error) }
-            })
-        {
-            return now
-        }
-        return continued(executor, "continueOnErrorWithTask", file, line, passing: false) { result, next in
-            if let error = Self.recoverable(result, as: E.self) {
-                next.completeFollowing { try continuation(error) }
-            } else {
-                next.complete(result)
-            }
-        }
+        continued(
+            executor, "continueOnErrorWithTask", file, line, passing: false,
+            { result, _ in .onFault(result, as: E.self) { error in .following { try continuation(error) } } })
     }
 
     /// Runs `continuation` with the error if this task faults and continues with the task it returns; a
@@ -297,70 +231,12 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        if let now = continuedNow(
-            executor,
-            { result in
-                guard let error = Self.recoverable(result, as: (any Error).self) else { return Self.settled(result) }
-                return Self.following { try continuation(error) }
-            })
-        {
-            return now
-        }
-        return continued(executor, "continueOnErrorWithTask", file, line, passing: false) { result, next in
-            if let error = Self.recoverable(result, as: (any Error).self) {
-                next.completeFollowing { try continuation(error) }
-            } else {
-                next.complete(result)
-            }
-        }
+        continued(
+            executor, "continueOnErrorWithTask", file, line, passing: false,
+            { result, _ in .onFault(result, as: (any Error).self) { error in .following { try continuation(error) } } })
     }
 
-    // MARK: - The one continuation primitive
-
-    /// A new task completed with `result`.
-    @inlinable
-    static func settled(_ result: Result<TResult, any Error>) -> Task<TResult> {
-        Task(completed: result)
-    }
-
-    /// The task `body` returns once it has completed (a request on a completed task does nothing, so there
-    /// is nothing to forward), else a new task that follows it as one of its consumers (the core's
-    /// `completeWith`); a task faulted with the error `body` throws (``CancelledError``: cancelled).
-    @inlinable
-    static func following(_ body: () throws -> Task<TResult>) -> Task<TResult> {
-        let other: Task<TResult>
-        do {
-            other = try body()
-        } catch {
-            return Task(completed: settle { throw error })
-        }
-        if other.isCompleted { return other }
-        let task = Task(pending: ())
-        task.completeWith(other)
-        return task
-    }
-
-    /// Completes this task with the outcome of the task `body` returns, once it has one, as one of its
-    /// consumers; or faults it with the error `body` throws (``CancelledError``: cancelled).
-    @inlinable
-    func completeFollowing(_ body: () throws -> Task<TResult>) {
-        let other: Task<TResult>
-        do {
-            other = try body()
-        } catch {
-            complete(settle { throw error })
-            return
-        }
-        completeWith(other)
-    }
-
-    /// The error of `result` when it is a fault (not a cancellation) with an error of type `E`: what the
-    /// `continueOnErrorWith` forms recover from. `nil` lets the outcome pass through.
-    @inlinable
-    static func recoverable<E>(_ result: Result<TResult, any Error>, as type: E.Type) -> E? {
-        guard case .failure(let error) = result, !isCancellationError(error) else { return nil }
-        return error as? E
-    }
+    // MARK: - The one continuation
 
     /// The fast path of every continuation, the core combinators' (`ifCompleted`): on `.immediate` over a
     /// completed task, `make` runs right here, through the trampoline, and builds the new task from this
@@ -379,27 +255,104 @@ extension Task {
         return ifCompleted(make)
     }
 
-    /// The slow path of every continuation: a new task derived from this one through the core's
-    /// dependency primitive (`derive(after:)`: one consumer of this task, a callback on the executor's
-    /// context, released once it has run), so it has the core's guarantees: continuations of one task are
+    /// Every continuation but `continueWith`'s slow path, and ``executeWithTask(_:closure:file:line:)``:
+    /// `step` answers, from this task's outcome and this task itself when `passing` (for the forms whose
+    /// closure receives it; else `nil`), what the new task completes with.
+    ///
+    /// `step` is an autoclosure around the form's closure literal, so the closure is made on the path that
+    /// runs it: the fast path (``continuedNow(_:_:)``) calls it at once, and the compiler, seeing it whole,
+    /// allocates nothing for it. Otherwise the new task is derived from this one through the core's dependency
+    /// primitive (`derive(after:)`: one consumer of this task, a callback on the executor's context,
+    /// released once it has run), so it has the core's guarantees: continuations of one task are
     /// independent, stack-safe on `.immediate` and `.default` at any depth, cancellation requests travel
     /// upstream as one consumer's ask (G8), and the step is named `name` at the caller's `file`:`line` in
-    /// failure traces and the pending-futures report. The new task carries `body` (and this task when
-    /// `passing`, for the forms whose closure receives it) until `body` runs.
+    /// failure traces and the pending-futures report. The new task carries the step (and this task when
+    /// `passing`) until the step runs.
     @inlinable
+    @inline(__always)
     func continued<S>(
         _ executor: Executor,
         _ name: StaticString,
         _ file: StaticString,
         _ line: UInt,
         passing: Bool,
-        _ body: @escaping @Sendable (Result<TResult, any Error>, ContinuationTask<S, TResult>) -> Void
+        _ step: @autoclosure () -> @Sendable (Result<TResult, any Error>, Task<TResult>?) -> Next<S>
     ) -> Task<S> {
-        let next = ContinuationTask<S, TResult>(source: passing ? self : nil, step: body)
+        if let now = continuedNow(executor, { result in step()(result, passing ? self : nil).newTask }) { return now }
+        let next = ContinuationTask<S, TResult>(source: passing ? self : nil, step: step())
         next.derive(after: self, executor.context, step: name, file: file, line: line) { result in
             next.fire(result)
         }
         return next
+    }
+}
+
+/// What a continuation completes its new task with: an outcome, or a task to follow.
+@usableFromInline
+enum Next<TResult: Sendable> {
+    case settled(Result<TResult, any Error>)
+    case follow(Task<TResult>)
+
+    /// The value `body` returns, or the error it throws (``CancelledError``: cancelled).
+    @inlinable
+    static func value(_ body: () throws -> TResult) -> Next {
+        .settled(settle(body))
+    }
+
+    /// The task `body` returns, to follow (chaining without nesting), or the error it throws
+    /// (``CancelledError``: cancelled).
+    @inlinable
+    static func following(_ body: () throws -> Task<TResult>) -> Next {
+        do {
+            return .follow(try body())
+        } catch {
+            return .settled(settle { throw error })
+        }
+    }
+
+    /// The success forms: `body` with the value of a success; a fault or a cancellation passes straight
+    /// through.
+    @inlinable
+    static func onSuccess<Value>(_ result: Result<Value, any Error>, _ body: (Value) -> Next) -> Next {
+        switch result {
+        case .success(let value): body(value)
+        case .failure(let error): .settled(.failure(error))
+        }
+    }
+
+    /// The error forms: `body` with the error of a fault (not a cancellation) with an error of type `E`;
+    /// any other outcome passes straight through.
+    @inlinable
+    static func onFault<E>(_ result: Result<TResult, any Error>, as type: E.Type, _ body: (E) -> Next) -> Next {
+        guard case .failure(let error) = result, !isCancellationError(error), let error = error as? E else {
+            return .settled(result)
+        }
+        return body(error)
+    }
+
+    /// The new task on the fast path: one completed with the outcome; or the task to follow once it has
+    /// completed (a request on a completed task does nothing, so there is nothing to forward), else a new
+    /// task that follows it as one of its consumers (the core's `completeWith`).
+    @inlinable
+    var newTask: Task<TResult> {
+        switch self {
+        case .settled(let result): return Task(completed: result)
+        case .follow(let other):
+            if other.isCompleted { return other }
+            let task = Task<TResult>(pending: ())
+            task.completeWith(other)
+            return task
+        }
+    }
+
+    /// Completes `task` with the outcome, or with the other task's once it has one (as one of its
+    /// consumers).
+    @inlinable
+    func complete(_ task: Task<TResult>) {
+        switch self {
+        case .settled(let result): task.complete(result)
+        case .follow(let other): task.completeWith(other)
+        }
     }
 }
 
@@ -415,16 +368,16 @@ let succeededVoidTask = Task<Void>(completed: .success(()))
 @usableFromInline
 final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
     // `@unchecked Sendable`: `step` and `source` are set in `init`, before the task is shared, and taken
-    // once in `fire(_:)` (`source` by the step it runs), the body of the one callback `continued` registers
-    // on the source: a callback runs at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which destroys what is
+    // once in `fire(_:)`, the body of the one callback `continued` registers on the source: a callback runs
+    // at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which destroys what is
     // left, runs after the last reference, the callback's included, is gone. For the same reason no two
     // accesses overlap, so the runtime's exclusivity check is skipped.
     @usableFromInline
     @exclusivity(unchecked)
-    var step: (@Sendable (Result<Source, any Error>, ContinuationTask<TResult, Source>) -> Void)?
+    var step: (@Sendable (Result<Source, any Error>, Task<Source>?) -> Next<TResult>)?
 
-    /// The task continued from, for the forms whose closure receives it (their step takes it with
-    /// ``takeSource()``); `nil` for the others.
+    /// The task continued from, for the forms whose closure receives it (their step receives it); `nil`
+    /// for the others.
     @usableFromInline
     @exclusivity(unchecked)
     var source: Task<Source>?
@@ -432,7 +385,7 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
     @inlinable
     init(
         source: Task<Source>?,
-        step: @escaping @Sendable (Result<Source, any Error>, ContinuationTask<TResult, Source>) -> Void
+        step: @escaping @Sendable (Result<Source, any Error>, Task<Source>?) -> Next<TResult>
     ) {
         self.step = step
         self.source = source
@@ -445,7 +398,7 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
     required convenience init(
         resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
     ) {
-        self.init(source: nil) { _, _ in }
+        self.init(source: nil) { _, _ in .settled(.failure(FuturesError.cancelled)) }
         step = nil
         resolver { [self] result in
             if !complete(result) {
@@ -454,19 +407,12 @@ final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>
         }
     }
 
-    /// Runs the step with the source's result, releasing it as soon as it has run (and the source, which
-    /// a step that receives it takes).
+    /// Runs the step with the source's result (and the source, for a form whose closure receives it) and
+    /// completes this task with its answer, releasing both as soon as the step has run.
     @inlinable
     func fire(_ result: Result<Source, any Error>) {
         guard let step = step.take() else { return }
-        step(result, self)
-    }
-
-    /// The task continued from, for the step of a form whose closure receives it: taken, so that it is
-    /// released once the step has run.
-    @inlinable
-    func takeSource() -> Task<Source> {
-        source.take()!
+        step(result, source.take()).complete(self)
     }
 }
 

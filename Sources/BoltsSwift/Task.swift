@@ -153,11 +153,8 @@ public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sen
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        let start = succeededVoidTask
-        if let now = start.continuedNow(executor, { _ in Task.following { try closure() } }) { return now }
-        return start.continued(executor, "executeWithTask", file, line, passing: false) { _, next in
-            next.completeFollowing { try closure() }
-        }
+        succeededVoidTask.continued(
+            executor, "executeWithTask", file, line, passing: false, { _, _ in .following { try closure() } })
     }
 
     // MARK: - State
