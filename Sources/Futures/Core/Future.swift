@@ -415,7 +415,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
             case .completed: publishCompletion(failed: isFailure, handingOut: false)
             case .run(_, let handsOut): publishCompletion(failed: isFailure, handingOut: handsOut)
             }
-            return action
+            return consume action
         }
         switch consume action {
         case .alreadyCompleted:
@@ -462,7 +462,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
             let action = withState { $0.register(entry.take()!, handingOut: handingOut) }
             observed = true
             if tallied, !completed { countConsumer() }
-            return (action, registrationFacts())
+            return (consume action, registrationFacts())
         }
         if case .runNow(let result, let callback) = consume action {
             run(callback, result)
