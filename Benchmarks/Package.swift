@@ -50,6 +50,7 @@ let package = Package(
                 .product(name: "Futures", package: "swift-futures"),
                 .product(name: "BoltsSwift", package: "swift-futures"),
                 .product(name: "SimpleFutures", package: "swift-futures"),
+                .product(name: "BrightFutures", package: "swift-futures"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -14,9 +14,12 @@ public typealias ExecutionContext = @Sendable (_ task: @escaping @Sendable () ->
 
 /// Runs each task at once, on the thread that hands it over.
 ///
-/// Handed to a combinator it is a synchronous context of the core: callbacks run on the completing (or
-/// registering) thread, through the library's trampoline, so chains of any length use bounded stack.
-public let immediateExecutionContext: ExecutionContext = { task in task() }
+/// Handed to a combinator it is the core's immediate context itself (the core recognises this function):
+/// callbacks run on the completing (or registering) thread, through the library's trampoline, so chains of
+/// any length use bounded stack, and a combinator on a completed future runs at once, with no scheduled
+/// entry. A closure of your own that runs its task at once is a custom context instead: it works the same,
+/// without those shortcuts.
+public let immediateExecutionContext: ExecutionContext = Futures.ExecutionContext.immediateFunction
 
 /// Runs a task at once when handed over on the main thread, else asynchronously on the main queue:
 /// `Futures.immediateOnMainExecutionContext` as a function.

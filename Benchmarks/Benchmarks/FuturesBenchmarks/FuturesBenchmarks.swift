@@ -21,6 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesW2sTask()
     registerBoltsSwiftFace()
     registerSimpleFuturesFace()
+    registerBrightFuturesFace()
     registerFuturesW2()
     registerFuturesW2One()
     registerCompetitorsW2()

@@ -54,8 +54,49 @@ public struct ExecutionContext: Sendable {
     ///   nothing and is reported as ``FuturesDiagnostic/contextRanTaskTwice``.
     /// To skip callbacks on purpose, use ``InvalidationTokenType/validContext``, which skips only its own.
     /// See `OperationQueue.context` for how the built-in queue contexts avoid dropping work.
+    ///
+    /// Given ``immediateFunction`` (the immediate context as a function, as a face that spells contexts as
+    /// functions hands it out), it makes ``immediateExecutionContext`` itself, with its fast paths.
+    @inlinable
     public init(_ execute: @escaping ExecutionContextFunction) {
-        self.kind = .custom(execute)
+        self.kind = Self.isSameFunction(execute, Self.immediateFunction) ? .immediate : .custom(execute)
+    }
+
+    /// ``immediateExecutionContext`` as a function: runs the task it is given at once. ``init(_:)`` given
+    /// this very function (or a copy of it) makes the immediate context, not a custom one, so a face whose
+    /// contexts are functions keeps the core's immediate paths (no scheduled entry, the completed-future
+    /// path of every combinator).
+    @usableFromInline
+    package static let immediateFunction: ExecutionContextFunction = { task in task() }
+
+    /// Whether `a` and `b` are the same function value: the same code with the same captured context,
+    /// compared as the two words a Swift function value is made of (its code and its context). Equal words
+    /// run the same code on the same captures; a copy that Swift re-abstracted (passed through a generic
+    /// parameter and back) has other words, and only loses the recognition, never changes what runs.
+    ///
+    /// Each function is read inside a ``FunctionValue``: a function handed to a generic parameter directly
+    /// would be re-abstracted first (a new closure, with other words).
+    @inlinable
+    @inline(__always)
+    static func isSameFunction(_ a: @escaping ExecutionContextFunction, _ b: @escaping ExecutionContextFunction) -> Bool
+    {
+        withUnsafeBytes(of: FunctionValue(function: a)) { a in
+            withUnsafeBytes(of: FunctionValue(function: b)) { b in
+                a.load(as: (UInt, UInt).self) == b.load(as: (UInt, UInt).self)
+            }
+        }
+    }
+
+    /// A context function stored as itself: the two words of a Swift function value (see
+    /// ``isSameFunction(_:_:)``).
+    @usableFromInline
+    struct FunctionValue {
+        @usableFromInline let function: ExecutionContextFunction
+
+        @inlinable
+        init(function: @escaping ExecutionContextFunction) {
+            self.function = function
+        }
     }
 
     /// Creates a context that runs tasks asynchronously on `queue`.
