@@ -37,9 +37,10 @@ func tourBrightFuturesContexts() {
     let ranInline = flag.wait(timeout: .now()) == .success
     print("immediateOnMainExecutionContext on the main thread ran inline:", ranInline)
 
-    // A plain function is a context too (BrightFutures' contexts were functions).
+    // A plain function makes a context too (BrightFutures' contexts were functions; `import BrightFutures`
+    // code passes the function itself).
     let tasks = ContextTaskCounter()
-    let counting: ExecutionContextFunction = { task in
+    let counting = ExecutionContext { task in
         tasks.add()
         task()
     }

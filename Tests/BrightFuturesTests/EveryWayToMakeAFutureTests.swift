@@ -115,6 +115,18 @@ private let ways: [Way] = [
     Way("find", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made([a].find(now) { _ in true }) }; return row($0) },
     Way("traverse", #line) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made([1].traverse(now) { _ in a }) }; return row($0) },
     Way("traverse", #line, failsAtOnce: false) { func row<A: AsyncType>(_ a: A) -> Made where A.Value == Result<Int, Boom> { Made([1].traverse { _ in a }) }; return row($0) },
+    // On a concrete `Future`, the context-function overloads of this module.
+    Way("map", #line) { Made($0.map(now, f: { $0 + 1 })) },
+    Way("flatMap", #line) { Made($0.flatMap(now, f: { Future<Int, Boom>(value: $0) })) },
+    Way("flatMap", #line) { Made($0.flatMap(now, f: { Result<Int, Boom>.success($0) })) },
+    Way("andThen", #line) { Made($0.andThen(context: now, callback: { _ in })) },
+    Way("mapError", #line) { Made($0.mapError(now, f: { $0 })) },
+    Way("recover", #line, failsAtOnce: false) { Made($0.recover(context: now, task: { _ in 0 })) },
+    Way("recoverWith", #line) { Made($0.recoverWith(context: now, task: { Future<Int, Boom>(error: $0) })) },
+    Way("traverse", #line) { input in Made([1].traverse(now, f: { _ in input })) },
+    Way("find", #line) { Made([$0].find(now, p: { _ in true })) },
+    Way("debug", #line) { Made($0.debug(logger: SilentLogger(), context: now)) },
+    Way("fold", #line) { Made([$0].fold(now, zero: 0, f: { $0 + $1 })) },
 ]
 
 @Suite("BrightFutures: every way to make a future, linked, named and asked through the core", .hangGuard())

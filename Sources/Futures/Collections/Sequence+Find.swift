@@ -43,14 +43,4 @@ extension Sequence {
             }
         }
     }
-
-    /// ``find(_:p:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
-    public func find<T, E>(
-        _ context: @escaping ExecutionContextFunction,
-        p: @escaping @Sendable (T) -> Bool,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Future<T, CombinatorError<E>> where Element == Future<T, E> {
-        find(ExecutionContext(context), p: p, file: file, line: line)
-    }
 }

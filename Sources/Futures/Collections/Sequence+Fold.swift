@@ -40,15 +40,4 @@ extension Sequence {
             future.complete(result.map { values in values.reduce(zero, f) })
         }
     }
-
-    /// ``fold(_:zero:file:line:f:)-(ExecutionContext,_,_,_,_)`` with BrightFutures' function form of a context.
-    public func fold<T, E, R>(
-        _ context: @escaping ExecutionContextFunction,
-        zero: R,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        f: @escaping @Sendable (R, T) -> R
-    ) -> Future<R, E> where Element == Future<T, E> {
-        fold(ExecutionContext(context), zero: zero, file: file, line: line, f: f)
-    }
 }

@@ -29,14 +29,4 @@ extension Sequence {
             future.complete(result)
         }
     }
-
-    /// ``traverse(_:f:file:line:)-(ExecutionContext,_,_,_)`` with BrightFutures' function form of a context.
-    public func traverse<U, E>(
-        _ context: @escaping ExecutionContextFunction,
-        f: (Element) -> Future<U, E>,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Future<[U], E> {
-        traverse(ExecutionContext(context), f: f, file: file, line: line)
-    }
 }

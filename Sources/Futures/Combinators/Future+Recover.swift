@@ -52,19 +52,6 @@ extension Future {
         recover(context, task: task, file: file, line: line)
     }
 
-    /// BrightFutures' spelling of `recover(_:task:)` with a context function, labelled `context:`.
-    ///
-    /// `task` runs inside `context`, only if this future fails.
-    @inlinable
-    public func recover(
-        context: @escaping ExecutionContextFunction,
-        task: @escaping @Sendable (E) -> T,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Future<T, Never> {
-        recover(ExecutionContext(context), task: task, file: file, line: line)
-    }
-
     /// Recovers from a failure with another future: the returned future completes with this future's
     /// value, or with the result of the future `task` returns for its error.
     ///
@@ -111,19 +98,6 @@ extension Future {
         line: UInt = #line
     ) -> Future<T, E1> {
         recoverWith(context, task: task, file: file, line: line)
-    }
-
-    /// BrightFutures' spelling of `recoverWith(_:task:)` with a context function, labelled `context:`.
-    ///
-    /// `task` runs inside `context`, only if this future fails.
-    @inlinable
-    public func recoverWith<E1: Error>(
-        context: @escaping ExecutionContextFunction,
-        task: @escaping @Sendable (E) -> Future<T, E1>,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Future<T, E1> {
-        recoverWith(ExecutionContext(context), task: task, file: file, line: line)
     }
 }
 

@@ -209,10 +209,9 @@ public struct ExecutionContext: Sendable {
 /// bounded stack space.
 public let immediateExecutionContext = ExecutionContext(kind: .immediate)
 
-/// BrightFutures' function form of an execution context: a function that runs the task it is given.
-///
-/// Methods that take an ``ExecutionContext`` also accept such a function (without a default argument,
-/// so calls that omit the context stay unambiguous), wrapping it with ``ExecutionContext/init(_:)``.
+/// The function form of an execution context: a function that runs the task it is given, as
+/// BrightFutures' contexts were. ``ExecutionContext/init(_:)`` makes a context of one; the BrightFutures
+/// face's methods take such a function where the core's take the context.
 public typealias ExecutionContextFunction = @Sendable (@escaping @Sendable () -> Void) -> Void
 
 /// A task that runs once, whatever its context does with it (see ``ExecutionContext/executeOnce(_:)``).

@@ -47,16 +47,6 @@ extension InvalidationTokenType {
         }
         return parent.gated { [self] in !self.isInvalid }
     }
-
-    /// A context that runs tasks on the context function `parent` while the token is valid.
-    ///
-    /// Same as `validContext(_:)` with an `ExecutionContext` with `ExecutionContext(parent)`. Disfavoured,
-    /// so that `import BrightFutures` code, whose `validContext(_:)` takes and returns the function form,
-    /// gets that one where both would fit (`future.onSuccess(token.validContext(queue.context))`).
-    @_disfavoredOverload
-    public func validContext(_ parent: @escaping ExecutionContextFunction) -> ExecutionContext {
-        validContext(ExecutionContext(parent))
-    }
 }
 
 /// Prevents callbacks from running once it is invalidated; for views that are reused, such as cells.

@@ -41,29 +41,4 @@ extension Future {
             future.complete(result)
         }
     }
-
-    /// `debug(_:logger:file:line:function:context:fileID:)` on the context function `context`.
-    ///
-    /// - Parameters:
-    ///   - identifier: Names the future in the message; `nil` names it by `file`, `line` and `function`.
-    ///   - logger: Builds and writes the message; ``PrintLogger`` if omitted.
-    ///   - file: The caller's file path, for the message (leave the default).
-    ///   - line: The caller's line, for the message and the step (leave the default).
-    ///   - function: The caller's function, for the message (leave the default).
-    ///   - context: Where the message is logged.
-    ///   - fileID: The caller's file, where the step is recorded (leave the default).
-    /// - Returns: A future with this future's result, completed after the message is logged.
-    public func debug(
-        _ identifier: String? = nil,
-        logger: any LoggerType = PrintLogger(),
-        file: String = #file,
-        line: UInt = #line,
-        function: String = #function,
-        context: @escaping ExecutionContextFunction,
-        fileID: StaticString = #fileID
-    ) -> Future<T, E> {
-        debug(
-            identifier, logger: logger, file: file, line: line, function: function, context: ExecutionContext(context),
-            fileID: fileID)
-    }
 }

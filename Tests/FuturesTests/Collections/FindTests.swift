@@ -35,12 +35,6 @@ struct FindTests {
         #expect(found.value == 11 && hops.value == 1)
     }
 
-    @Test func findAcceptsAFunctionContext() {
-        let hops = Counter()
-        let found = [Future<Int, ComboError>(value: 11)].find(countingFunction(hops)) { $0 > 10 }
-        #expect(found.value == 11 && hops.value == 1)
-    }
-
     @Test func findWithoutAContextRunsOnAGlobalQueueNotTheDefaultContext() async throws {
         let defaultHops = Counter()
         let found = DefaultExecutionContext.withDefault(countingContext(defaultHops)) {

@@ -20,14 +20,6 @@ struct FoldTests {
         #expect(hops.value == 1)
     }
 
-    @Test func foldAcceptsAFunctionContext() {
-        let hops = Counter()
-        let folded = [Future<Int, ComboError>(value: 1), Future(value: 2)].fold(countingFunction(hops), zero: 10) {
-            $0 + $1
-        }
-        #expect(folded.value == 13 && hops.value == 1)
-    }
-
     @Test func foldWithoutAContextRunsOnAGlobalQueueNotTheDefaultContext() async throws {
         let defaultHops = Counter()
         let folded = DefaultExecutionContext.withDefault(countingContext(defaultHops)) {

@@ -29,12 +29,6 @@ struct TraverseTests {
         #expect(hops.value == 1)
     }
 
-    @Test func traverseAcceptsAFunctionContext() {
-        let hops = Counter()
-        let traversed = [1, 2].traverse(countingFunction(hops)) { Future<Int, ComboError>(value: $0) }
-        #expect(traversed.value == [1, 2] && hops.value == 1)
-    }
-
     @Test func traverseWithoutAContextUsesAGlobalQueueNotTheDefaultContext() async {
         let defaultHops = Counter()
         let traversed = DefaultExecutionContext.withDefault(countingContext(defaultHops)) {

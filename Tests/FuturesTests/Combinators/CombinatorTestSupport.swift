@@ -14,14 +14,6 @@ func countingContext(_ counter: Counter) -> ExecutionContext {
     }
 }
 
-/// BrightFutures' function form of a context, counting the tasks it runs.
-func countingFunction(_ counter: Counter) -> ExecutionContextFunction {
-    { task in
-        counter.increment()
-        task()
-    }
-}
-
 extension Result {
     /// The failure, or `nil`.
     var failure: Failure? {

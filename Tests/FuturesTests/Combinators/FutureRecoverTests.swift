@@ -36,13 +36,6 @@ struct FutureRecoverTests {
         #expect(hops.value == 1)
     }
 
-    @Test func recoverAcceptsAFunctionContext() {
-        let hops = Counter()
-        let recovered = Future<Int, ComboError>(error: .first).recover(context: countingFunction(hops)) { _ in 3 }
-        #expect(recovered.value == 3)
-        #expect(hops.value == 1)
-    }
-
     @Test func recoverUsesTheDefaultContextWhenOmitted() {
         let recovered = DefaultExecutionContext.withDefault(immediateExecutionContext) {
             Future<Int, ComboError>(error: .first).recover { _ in 5 }
@@ -76,14 +69,6 @@ struct FutureRecoverTests {
             return Future(value: 2)
         }
         #expect(recovered.value == 1 && runs.value == 0)
-    }
-
-    @Test func recoverWithAcceptsAFunctionContext() {
-        let hops = Counter()
-        let recovered = Future<Int, ComboError>(error: .first).recoverWith(context: countingFunction(hops)) { _ in
-            Future<Int, Never>(value: 4)
-        }
-        #expect(recovered.value == 4 && hops.value == 1)
     }
 
     @Test func recoverWithUsesTheDefaultContextWhenOmitted() async {
@@ -157,22 +142,21 @@ extension FutureRecoverTests {
         #expect(hops.value == 1)
     }
 
-    /// BrightFutures' spelling, both forms of a context, runs on the context it names.
+    /// BrightFutures' spelling, the context labelled, runs on the context it names, as the unlabelled one.
     @Test func brightFuturesLabelledSpellingIsTheSameMethod() {
         let hops = Counter()
         let failed = Future<Int, ComboError>(error: .first)
         let values = [
-            failed.recover(context: countingContext(hops)) { _ in 1 }.value,
-            failed.recover(context: countingFunction(hops)) { _ in 2 }.value,
-            failed.recoverWith(context: countingContext(hops)) { _ in Future<Int, Never>(value: 3) }.value,
-            failed.recoverWith(context: countingFunction(hops)) { _ in Future<Int, Never>(value: 4) }.value,
+            failed.recover(countingContext(hops)) { _ in 1 }.value,
+            failed.recover(context: countingContext(hops)) { _ in 2 }.value,
+            failed.recoverWith(countingContext(hops)) { _ in Future<Int, Never>(value: 3) }.value,
+            failed.recoverWith(context: countingContext(hops)) { _ in Future<Int, Never>(value: 4) }.value,
         ]
         #expect(values == [1, 2, 3, 4])
         #expect(hops.value == 4)
     }
 
-    /// `andThen` takes its context the same way: unlabelled, or with BrightFutures' label (where a context
-    /// function is BrightFutures' form too).
+    /// `andThen` takes its context the same way: unlabelled, or with BrightFutures' label.
     @Test func andThenTakesTheContextUnlabelledOrLabelled() {
         let hops = Counter()
         let seen = Counter()
@@ -180,11 +164,10 @@ extension FutureRecoverTests {
         let chained = [
             future.andThen(countingContext(hops)) { _ in seen.increment() },
             future.andThen(context: countingContext(hops)) { _ in seen.increment() },
-            future.andThen(context: countingFunction(hops)) { _ in seen.increment() },
         ]
-        #expect(chained.map(\.value) == [7, 7, 7])
-        #expect(hops.value == 3)
-        #expect(seen.value == 3)
+        #expect(chained.map(\.value) == [7, 7])
+        #expect(hops.value == 2)
+        #expect(seen.value == 2)
     }
 
     /// The examples of `recover`'s and `recoverWith`'s documentation.

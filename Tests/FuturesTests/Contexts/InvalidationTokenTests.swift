@@ -69,14 +69,14 @@ struct InvalidationTokenTests {
         #expect(ran.value == 1)
     }
 
-    @Test func validContextAcceptsAContextFunctionParent() {
+    @Test func validContextAcceptsACustomParent() {
         let token = InvalidationToken()
         let counting = CountingContext()
         let ran = Counter()
         let future = Future<Int, Never>(value: 1)
-        future.onSuccess(token.validContext(counting.function)) { _ in ran.increment() }
+        future.onSuccess(token.validContext(ExecutionContext(counting.function))) { _ in ran.increment() }
         token.invalidate()
-        future.onSuccess(token.validContext(counting.function)) { _ in ran.increment() }
+        future.onSuccess(token.validContext(ExecutionContext(counting.function))) { _ in ran.increment() }
         #expect(ran.value == 1)
         // Registering through an already invalid token stores nothing and hands the parent nothing: the
         // callback is released at once (GUARANTEES.md G6).

@@ -22,7 +22,6 @@ private enum Boom: Error {
 
 private let now = immediateExecutionContext
 /// The immediate context as a context function (BrightFutures' form of a context).
-private let nowFunction: ExecutionContextFunction = { $0() }
 private let thisFile = "FuturesTests/EveryWayToMakeAFutureTests.swift"
 
 /// A logger for the `debug` rows that writes nothing.
@@ -102,25 +101,18 @@ private let limiter = ConcurrencyLimiter(maxConcurrent: 1_000)
 private let ways: [Way] = [
     Way("map", #line) { Made($0.map(now) { $0 + 1 }) },
     Way("map", #line) { Made($0.map { $0 + 1 }) },
-    Way("map", #line) { Made($0.map(nowFunction, f: { $0 + 1 })) },
     Way("flatMap", #line) { Made($0.flatMap(now) { Future<Int, Boom>(value: $0) }) },
     Way("flatMap", #line) { Made($0.flatMap { Future<Int, Boom>(value: $0) }) },
-    Way("flatMap", #line) { Made($0.flatMap(nowFunction, f: { Future<Int, Boom>(value: $0) })) },
     Way("flatMap", #line) { Made($0.flatMap(now) { Result<Int, Boom>.success($0) }) },
     Way("flatMap", #line) { Made($0.flatMap { Result<Int, Boom>.success($0) }) },
-    Way("flatMap", #line) { Made($0.flatMap(nowFunction, f: { Result<Int, Boom>.success($0) })) },
     Way("andThen", #line) { Made($0.andThen(context: now) { _ in }) },
     Way("andThen", #line) { Made($0.andThen(now) { _ in }) },
-    Way("andThen", #line) { Made($0.andThen(context: nowFunction, callback: { _ in })) },
     Way("mapError", #line) { Made($0.mapError(now) { $0 }) },
     Way("mapError", #line) { Made($0.mapError { $0 }) },
-    Way("mapError", #line) { Made($0.mapError(nowFunction, f: { $0 })) },
     Way("recover", #line, failsAtOnce: false) { Made($0.recover(now) { _ in 0 }) },
     Way("recover", #line, failsAtOnce: false) { Made($0.recover(context: now) { _ in 0 }) },
-    Way("recover", #line, failsAtOnce: false) { Made($0.recover(context: nowFunction, task: { _ in 0 })) },
     Way("recoverWith", #line) { Made($0.recoverWith(context: now) { Future<Int, Boom>(error: $0) }) },
     Way("recoverWith", #line) { Made($0.recoverWith(now) { Future<Int, Boom>(error: $0) }) },
-    Way("recoverWith", #line) { Made($0.recoverWith(context: nowFunction, task: { Future<Int, Boom>(error: $0) })) },
     Way("filter", #line) { Made($0.filter { _ in true }) },
     Way("consumer", #line) { Made($0.consumer()) },
     Way("timeout", #line) { Made($0.timeout(after: .seconds(3_600), failingWith: .boom)) },
@@ -130,7 +122,6 @@ private let ways: [Way] = [
     Way("sequence", #line) { Made([$0].sequence()) },
     Way("traverse", #line) { input in Made([1].traverse(now, f: { _ in input })) },
     Way("traverse", #line, failsAtOnce: false) { input in Made([1].traverse(f: { _ in input })) },
-    Way("traverse", #line) { input in Made([1].traverse(nowFunction, f: { _ in input })) },
     Way("traverse", #line) { input in Made([1].traverse(maxConcurrent: 1, now, f: { _ in input })) },
     Way("settled", #line, failsAtOnce: false) { Made([$0].settled()) },
     Way("race", #line) { Made(Future.race($0)) },
@@ -138,7 +129,6 @@ private let ways: [Way] = [
     Way("firstCompleted", #line) { Made([$0].firstCompleted()) },
     Way("firstCompleted", #line) { Made([$0].firstCompleted(cancellingOthers: true)) },
     Way("find", #line) { Made([$0].find(now, p: { _ in true })) },
-    Way("find", #line) { Made([$0].find(nowFunction, p: { _ in true })) },
     Way("find", #line, failsAtOnce: false) { Made([$0].find { _ in true }) },
     Way("asVoid", #line) { Made($0.asVoid()) },
     Way("forceType", #line) { Made($0.forceType() as Future<Int, Boom>) },
@@ -147,7 +137,6 @@ private let ways: [Way] = [
     Way("flatten", #line) { Made($0.map(now) { Future<Int, Boom>(value: $0) }.flatten()) },
     Way("promoteError", #line, failingWith: CombinatorError<Never>.noSuchElement) { Made($0.promoteError() as Future<Int, CombinatorError<Boom>>) },
     Way("debug", #line) { Made($0.debug(logger: SilentLogger(), context: now)) },
-    Way("debug", #line) { Made($0.debug(logger: SilentLogger(), context: nowFunction)) },
     Way("Future", #line) { Made(Future(other: $0)) },
     Way("delay", #line, failsAtOnce: false) { Made($0.delay(for: .seconds(3_600))) },
     Way("delay", #line, failsAtOnce: false) { Made($0.delay(for: .seconds(3_600), failingWith: .boom)) },
@@ -155,7 +144,6 @@ private let ways: [Way] = [
     Way("delay", #line, failsAtOnce: false) { Made($0.delay(.seconds(3_600))) },
     Way("fold", #line) { Made([$0].fold(now, zero: 0) { $0 + $1 }) },
     Way("fold", #line, failsAtOnce: false) { Made([$0].fold(0) { $0 + $1 }) },
-    Way("fold", #line) { Made([$0].fold(nowFunction, zero: 0, f: { $0 + $1 })) },
     Way("map", #line) { input in Made(Deferred { input }.map { $0 + 1 }.run()) },
     Way("flatMap", #line) { input in Made(Deferred { input }.flatMap { Deferred.unit($0) }.run()) },
     Way("mapError", #line) { input in Made(Deferred { input }.mapError { $0 }.run()) },

@@ -73,10 +73,10 @@ struct FutureDebugTests {
         #expect(logger.messages.values == ["n: success(5)"])
     }
 
-    @Test func debugAcceptsAContextFunctionAndTheDefaultContext() {
+    @Test func debugRunsOnACustomContextAndOnTheDefaultContext() {
         let logger = RecordingLogger()
         let counting = CountingContext()
-        _ = Future<Int, Never>(value: 1).debug("fn", logger: logger, context: counting.function)
+        _ = Future<Int, Never>(value: 1).debug("fn", logger: logger, context: ExecutionContext(counting.function))
         DefaultExecutionContext.withDefault(immediateExecutionContext) {
             _ = Future<Int, Never>(value: 1).debug("default", logger: logger)
         }

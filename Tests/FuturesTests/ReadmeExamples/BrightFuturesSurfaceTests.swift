@@ -173,7 +173,7 @@ struct BrightFuturesSurfaceTests {
         immediateExecutionContext { ran.increment() }
         maxStackDepthExecutionContext { ran.increment() }
         let function: ExecutionContextFunction = { task in task() }
-        Future<Int, Never>(value: 1).onSuccess(function) { _ in ran.increment() }
+        Future<Int, Never>(value: 1).onSuccess(ExecutionContext(function)) { _ in ran.increment() }
         #expect(ran.value == 7)
         let semaphore = DispatchSemaphore(value: 1)
         let queues: [ExecutionContext] = [
