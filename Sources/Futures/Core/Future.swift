@@ -406,17 +406,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     @discardableResult
     package final func complete(_ result: Result<T, E>) -> Bool {
-        let isFailure: Bool
-        if case .failure = result { isFailure = true } else { isFailure = false }
-        let action = withCellLocked {
-            let action = withState { $0.complete(result) }
-            switch action {
-            case .alreadyCompleted: break
-            case .completed: publishCompletion(failed: isFailure, handingOut: false)
-            case .run(_, let handsOut): publishCompletion(failed: isFailure, handingOut: handsOut)
-            }
-            return consume action
-        }
+        let action = withCellLocked(reading: result, completeEvent)
         switch consume action {
         case .alreadyCompleted:
             return false
@@ -458,12 +448,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
         // comes back in `.runNow` when it must run now.
         var entry: Callback<T, E>? =
             context.isImmediate ? .inline(body) : .scheduled(ScheduledCallback(context: context, body: body))
-        let (action, registration) = withCellLocked {
-            let action = withState { $0.register(entry.take()!, handingOut: handingOut) }
-            observed = true
-            if tallied, !completed { countConsumer() }
-            return (consume action, registrationFacts())
-        }
+        let (action, registration) = withCellLocked(&entry, registerEvent)
         if case .runNow(let result, let callback) = consume action {
             run(callback, result)
         }
