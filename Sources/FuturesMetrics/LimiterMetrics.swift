@@ -29,59 +29,120 @@
     /// is quiet, whatever order events of different threads arrive in (see
     /// `ConcurrencyLimiterObserver`).
     ///
+    /// ## Made before `MetricsSystem.bootstrap`
+    /// A swift-metrics metric made before the bootstrap records into the no-op backend for good. A
+    /// `LimiterMetrics` made without `factory:` does not, so it may be made at any time (a limiter in a
+    /// `static let`, first touched before `main` bootstraps):
+    /// - when `MetricsSystem.factory` is a backend (bootstrapped, or a task-local one of
+    ///   `withMetricsFactory`) as it is made, its metrics are made at once, with that factory;
+    /// - otherwise they are made at the first event after `MetricsSystem.bootstrap`, with
+    ///   `MetricsSystem.factory` then (the bootstrapped one). What happened before is carried over: the meters start at the items running and queued
+    ///   then, the counters at the items removed and refused so far. The timers' samples of items that
+    ///   started or finished before the bootstrap are dropped.
+    ///
+    /// A `factory:` you pass is used at once, whatever it is (the no-op one included). Without a bootstrap,
+    /// nothing is recorded.
+    ///
     /// ## Cost
-    /// The metric handles are made once, here, with `factory`. Each event then costs what the backend
-    /// charges for one update, on the thread where the event happened, plus the limiter's clock reads; a
-    /// limiter without an observer pays none of it.
+    /// Once the metrics are made, each event costs one atomic load plus what the backend charges for one
+    /// update, on the thread where the event happened, plus the limiter's clock reads; a limiter without an
+    /// observer pays none of it. Until they are made, each event takes a lock of this object and
+    /// reads `MetricsSystem.factory`.
     public final class LimiterMetrics: ConcurrencyLimiterObserver {
         /// The value of the `limiter` dimension.
         public let name: String
-        private let running: Meter
-        private let queued: Meter
-        private let queueWait: Timer
-        private let runDuration: Timer
-        private let removed: Counter
-        private let refused: Counter
+        private let metrics: LateBoundMetrics<Handles, Carried>
+
+        /// The metric handles of one limiter.
+        private final class Handles: Sendable {
+            let running: Meter
+            let queued: Meter
+            let queueWait: Timer
+            let runDuration: Timer
+            let removed: Counter
+            let refused: Counter
+
+            /// Makes the handles with `factory`, starting from what happened before (`carried`).
+            init(dimensions: [(String, String)], factory: any MetricsFactory, carried: Carried) {
+                running = Meter(label: "futures_limiter_running", dimensions: dimensions, factory: factory)
+                queued = Meter(label: "futures_limiter_queued", dimensions: dimensions, factory: factory)
+                queueWait = Timer(label: "futures_limiter_queue_wait", dimensions: dimensions, factory: factory)
+                runDuration = Timer(label: "futures_limiter_run_duration", dimensions: dimensions, factory: factory)
+                removed = Counter(label: "futures_limiter_removed_total", dimensions: dimensions, factory: factory)
+                refused = Counter(label: "futures_limiter_refused_total", dimensions: dimensions, factory: factory)
+                if carried.running != 0 { running.set(carried.running) }
+                if carried.queued != 0 { queued.set(carried.queued) }
+                if carried.removed != 0 { removed.increment(by: carried.removed) }
+                if carried.refused != 0 { refused.increment(by: carried.refused) }
+            }
+        }
+
+        /// What happened before the metrics were made (see *Made before `MetricsSystem.bootstrap`*).
+        private struct Carried: Sendable {
+            var running = 0
+            var queued = 0
+            var removed = 0
+            var refused = 0
+
+            mutating func fold(_ event: ConcurrencyLimiter.Event) {
+                switch event {
+                case .queued:
+                    queued += 1
+                case .started(let queuedFor):
+                    if queuedFor != nil { queued -= 1 }
+                    running += 1
+                case .finished:
+                    running -= 1
+                case .removed:
+                    queued -= 1
+                    removed += 1
+                case .refused:
+                    refused += 1
+                }
+            }
+        }
 
         /// Creates the metrics of one limiter.
         ///
         /// - Parameters:
         ///   - name: The `limiter` dimension of every metric: which limiter this is.
         ///   - dimensions: More dimensions for every metric, after `limiter`.
-        ///   - factory: Where the metrics are made: `MetricsSystem.factory` by default (the bootstrapped
-        ///     one, or the task-local one of `withMetricsFactory`).
+        ///   - factory: Where the metrics are made. `nil` (the default): `MetricsSystem.factory`, now when
+        ///     it is a backend (the bootstrapped one, or the task-local one of `withMetricsFactory`), else at
+        ///     the first event after `MetricsSystem.bootstrap` (see *Made before `MetricsSystem.bootstrap`*).
         public init(
             name: String,
             dimensions: [(String, String)] = [],
-            factory: any MetricsFactory = MetricsSystem.factory
+            factory: (any MetricsFactory)? = nil
         ) {
             self.name = name
             let dimensions = [("limiter", name)] + dimensions
-            running = Meter(label: "futures_limiter_running", dimensions: dimensions, factory: factory)
-            queued = Meter(label: "futures_limiter_queued", dimensions: dimensions, factory: factory)
-            queueWait = Timer(label: "futures_limiter_queue_wait", dimensions: dimensions, factory: factory)
-            runDuration = Timer(label: "futures_limiter_run_duration", dimensions: dimensions, factory: factory)
-            removed = Counter(label: "futures_limiter_removed_total", dimensions: dimensions, factory: factory)
-            refused = Counter(label: "futures_limiter_refused_total", dimensions: dimensions, factory: factory)
+            metrics = LateBoundMetrics(factory: factory, carrying: Carried()) { factory, carried in
+                Handles(dimensions: dimensions, factory: factory, carried: carried)
+            }
         }
 
-        /// Records `event` (see *Metrics*). Called by the limiter.
+        /// Records `event` (see *Metrics*). Called by the limiter, on the thread where the event happened.
         public func observe(_ event: ConcurrencyLimiter.Event) {
+            metrics.record({ Self.record(event, on: $0) }, carrying: { $0.fold(event) })
+        }
+
+        private static func record(_ event: ConcurrencyLimiter.Event, on metrics: Handles) {
             switch event {
             case .queued:
-                queued.increment()
+                metrics.queued.increment()
             case .started(let queuedFor):
-                if queuedFor != nil { queued.decrement() }
-                running.increment()
-                queueWait.record(duration: queuedFor ?? .zero)
+                if queuedFor != nil { metrics.queued.decrement() }
+                metrics.running.increment()
+                metrics.queueWait.record(duration: queuedFor ?? .zero)
             case .finished(let ranFor):
-                running.decrement()
-                runDuration.record(duration: ranFor)
+                metrics.running.decrement()
+                metrics.runDuration.record(duration: ranFor)
             case .removed:
-                queued.decrement()
-                removed.increment()
+                metrics.queued.decrement()
+                metrics.removed.increment()
             case .refused:
-                refused.increment()
+                metrics.refused.increment()
             }
         }
     }

@@ -18,21 +18,29 @@
     /// tracking is off, and misses futures created while it was off or left out because the registry was
     /// full. Tracking costs a few allocations per future: turn it on to find a leak or a hang (a gauge
     /// that only grows), not for every request of a production service.
+    ///
+    /// Made without `factory:` before `MetricsSystem.bootstrap`, the gauge is made at the first sample
+    /// after the bootstrap (samples before it are dropped), as ``LimiterMetrics`` explains.
     public struct PendingFuturesGauge: Sendable {
-        private let gauge: Gauge
+        private let gauge: LateBoundMetrics<Gauge, Void>
 
         /// Creates the gauge.
         ///
         /// - Parameters:
         ///   - dimensions: The gauge's dimensions.
-        ///   - factory: Where the gauge is made: `MetricsSystem.factory` by default.
-        public init(dimensions: [(String, String)] = [], factory: any MetricsFactory = MetricsSystem.factory) {
-            gauge = Gauge(label: "futures_pending", dimensions: dimensions, factory: factory)
+        ///   - factory: Where the gauge is made. `nil` (the default): `MetricsSystem.factory`, now when it is
+        ///     a backend (bootstrapped, or task-local), else at the first sample after
+        ///     `MetricsSystem.bootstrap`.
+        public init(dimensions: [(String, String)] = [], factory: (any MetricsFactory)? = nil) {
+            gauge = LateBoundMetrics(factory: factory, carrying: ()) { factory, _ in
+                Gauge(label: "futures_pending", dimensions: dimensions, factory: factory)
+            }
         }
 
         /// Records one sample now, on the calling thread (one short lock hold of the registry).
         public func record() {
-            gauge.record(FuturesDiagnostics.pendingFuturesCount)
+            let count = FuturesDiagnostics.pendingFuturesCount
+            gauge.record({ $0.record(count) }, carrying: { _ in })
         }
 
         /// Records a sample now and then every `interval` on `clock`, until the calling task is cancelled;

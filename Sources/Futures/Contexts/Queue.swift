@@ -46,10 +46,16 @@ public struct Queue: Sendable {
     }
 
     /// Runs `request` on the queue once `seconds` have passed (at once if `seconds` is zero or negative).
+    ///
+    /// `request` runs with the trace context current here (under the `ServiceContext` trait).
     public func delay(_ seconds: Double, request: @escaping @Sendable () -> Void) {
         // A `Duration` from a `Double` counts in 64 bits on every platform (no `Int` nanoseconds, which
         // would cap a delay near 2 s where `Int` has 32 bits); the library's one timer clamps it.
         let wait: Duration = seconds > 0 ? .seconds(min(seconds, 1e9)) : .zero
+        #if ServiceContext
+            // The timer's body has this context, but `queue.async` does not carry it on.
+            let request = ContextTravel.bound(request)
+        #endif
         ClockTimer(after: wait, on: ContinuousClock()) { [queue] in queue.async(execute: request) }
     }
 }

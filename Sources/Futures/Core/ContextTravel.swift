@@ -29,7 +29,11 @@
     /// - ``ExecutionContext/execute(_:)`` binds the task to the submitter's context on every hop to another
     ///   context; work queued on the trampoline is bound to the context of the frame that queued it.
     /// - The few user closures that are not registered through a future: a limiter's items (bound at
-    ///   submission), a stream's handlers (bound at subscription), `DispatchQueue.asyncValue` bodies.
+    ///   submission), a stream's handlers (bound at subscription), `DispatchQueue.asyncValue` bodies,
+    ///   `Queue.delay` requests.
+    /// - ``ClockTimer``, the one timer under every time-based operation, binds its body where the timer is
+    ///   set, on every clock: retry attempts after a back-off, delays, deadlines and scheduled cancellations
+    ///   run in the context of the code that scheduled them.
     ///
     /// Closures that run synchronously on the registering thread (the fast paths of combinators on
     /// completed futures) already run in the registering context and need nothing.

@@ -7,7 +7,7 @@ extension Deferred {
         _ attempts: Int,
         delay: Duration = .zero,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Deferred<T, E> {
@@ -18,8 +18,9 @@ extension Deferred {
     /// succeeds, waiting between attempts as `backoff` says, on `clock`.
     ///
     /// A `Deferred` is already the factory that ``Future/retry(_:backoff:clock:while:file:line:_:)`` needs: each
-    /// attempt is a fresh execution. Nothing runs until the result is executed; attempts, `while`,
-    /// waits (clamped to 0…10⁹ s) and cancellation behave as in
+    /// attempt is a fresh execution. Nothing runs until the result is executed; attempts, `while` (by
+    /// default ``FuturesError/isTransient(_:)``: every failure but a cancellation or a closed limiter's
+    /// refusal), waits (clamped to 0…10⁹ s) and cancellation behave as in
     /// ``Future/retry(_:backoff:clock:while:file:line:_:)``: a request on the execution's future reaches the
     /// attempt in flight (the step of this chain that is running), or, during a wait, stops the timer
     /// and fails with ``FuturesError/cancelled`` when `E` can hold it, else with the last failure.
@@ -28,7 +29,7 @@ extension Deferred {
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Deferred<T, E> {
@@ -47,7 +48,7 @@ extension Deferred {
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
         failingWith cancellationError: E,
         file: StaticString = #fileID,
         line: UInt = #line

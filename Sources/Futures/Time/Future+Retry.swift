@@ -4,7 +4,7 @@ extension Future {
     ///
     /// ```swift
     /// let page = Future.retry(
-    ///     3, delay: .seconds(1), while: { $0.isTransient }
+    ///     3, delay: .seconds(1), while: { FuturesError.isTransient($0) && !($0 is AuthError) }
     /// ) {
     ///     api.fetchPage()
     /// }
@@ -15,7 +15,7 @@ extension Future {
         _ attempts: Int,
         delay: Duration = .zero,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
         file: StaticString = #fileID,
         line: UInt = #line,
         _ operation: @escaping @Sendable () -> Future<T, E>
@@ -32,7 +32,7 @@ extension Future {
         _ attempts: Int,
         delay: Duration = .zero,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
         failingWith cancellationError: E,
         file: StaticString = #fileID,
         line: UInt = #line,
@@ -52,10 +52,17 @@ extension Future {
     ///   times); values below 1 count as 1. The first attempt starts now, on the calling thread; later
     ///   ones from a task sleeping on `clock` (or, when the wait is zero, on the thread that delivered
     ///   the failure).
-    /// - `while`: called with each failure (on the thread that delivered it); returning `false` stops
-    ///   and fails with that error. By default every failure is retried.
+    /// - `while`: called with each failure (on the thread that delivered it) while attempts remain;
+    ///   returning `false` stops and fails with that error. The default,
+    ///   ``FuturesError/isTransient(_:)``, retries every failure but a cancellation or a refusal, which
+    ///   another attempt cannot change: ``FuturesError/cancelled`` (the work was cancelled, or a closed
+    ///   ``ConcurrencyLimiter`` refused or dropped it), Swift's `CancellationError`, an invalidated token,
+    ///   and these wrapped in ``TimeoutError`` or ``CombinatorError``; a retry over a limiter therefore
+    ///   ends with the first refusal once the limiter closes. Pass `while: { _ in true }` to retry every
+    ///   failure, or your own condition (`{ FuturesError.isTransient($0) && !($0 is AuthError) }`).
     /// - Result: the first success; or the last failure when attempts run out or `while` says stop.
-    /// - Cancellation: a request on the returned future stops retrying: no further attempt starts.
+    /// - Cancellation: a request on the returned future stops retrying, whatever `while` says: no further
+    ///   attempt starts.
     ///   - During an attempt, the request is passed on to the attempt in flight (the future
     ///     `operation` returned, whatever it is: a promise's future, a transformed future, a started
     ///     `Deferred`), and that attempt's result (typically its cancellation error) is the result.
@@ -76,7 +83,7 @@ extension Future {
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
         file: StaticString = #fileID,
         line: UInt = #line,
         _ operation: @escaping @Sendable () -> Future<T, E>
@@ -96,7 +103,7 @@ extension Future {
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { _ in true },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
         failingWith cancellationError: E,
         file: StaticString = #fileID,
         line: UInt = #line,
