@@ -26,7 +26,7 @@ func tourLimiter() async {
     func job(_ name: String, _ priority: ConcurrencyLimiter.Priority) -> Future<String, any Error> {
         single.submit(priority: priority) {
             order.withLock { $0.append(name) }
-            return Future(value: name)
+            return Future<String, Never>(value: name)
         }
     }
     _ = single.submit { gate.future }  // holds the only slot

@@ -150,19 +150,26 @@
             #expect(limiter.isClosed && inFlight.isClosed)
         }
 
-        @Test("The deadline ends the wait for work that ignores the request, and the report says what was left")
-        func deadlineEndsTheWait() async throws {
+        @Test("The deadline ends the leftovers with FuturesError.shutDown, frees their slots, and lists them")
+        func deadlineEndsTheLeftovers() async throws {
             let clock = TestClock()
-            let limiter = ConcurrencyLimiter(maxConcurrent: 2)
+            let limiter = ConcurrencyLimiter(maxConcurrent: 3)
             let inFlight = InFlightFutures()
             let stubborn = StubbornWork()
+            let typedWork = Promise<Int, TypedFailure>()
             let tracked = StubbornWork()
+            let trackedTyped = Promise<Int, TypedFailure>()
             let done = CooperativeWork()
-            _ = limiter.submit { stubborn.future }
-            _ = limiter.submit { done.future }
-            inFlight.add(tracked.future)
+            let (item, itemLine) = (limiter.submit { stubborn.future }, UInt(#line))
+            let typedItem = limiter.submit(failingWith: TypedFailure.shutDown) { typedWork.future }
+            let doneItem = limiter.submit { done.future }
+            let (output, outputLine) = (inFlight.add(tracked.future), UInt(#line))
+            let typedOutput = inFlight.add(trackedTyped.future, failingWith: .shutDown)
+            let completedOutput = inFlight.add(Future<Int, Never>(value: 9))
+            let handler = CapturingLogHandler()
             let drain = DrainingService(
-                limiters: [limiter], inFlight: [inFlight], deadline: .seconds(30), clock: clock)
+                limiters: [limiter], inFlight: [inFlight], deadline: .seconds(30), clock: clock,
+                logger: Logger(label: "futures.tests.drain") { _ in handler })
 
             try await testGracefulShutdown { trigger in
                 let run = Task { try await drain.run() }
@@ -176,28 +183,93 @@
                 try await run.value
             }
             let report = try #require(drain.report.result?.value)
-            #expect(!report.drained)
-            #expect(report.runningLeft == 1 && report.inFlightLeft == 1)
+            #expect(!report.drained && report.endedLeftovers)
+            #expect(report.runningLeft == 2 && report.inFlightLeft == 2)
             #expect(report.waited >= .seconds(30))
-            #expect(report.description.contains("1 running, 1 in flight left"))
-            // The work that ignored the request still runs; it keeps its slot until it ends.
+            #expect(report.description.contains("2 running, 2 in flight left (failed with FuturesError.shutDown)"))
+            // Every future the drain owned has an outcome, and every slot is free.
+            #expect(item.result?.error as? FuturesError == .shutDown)
+            #expect(typedItem.result?.error == .shutDown)
+            #expect(doneItem.result?.error as? FuturesError == .cancelled)
+            #expect(output.result?.error as? FuturesError == .shutDown)
+            #expect(typedOutput.result?.error == .shutDown)
+            #expect(completedOutput.result?.value == 9)
+            #expect(limiter.runningCount == 0 && inFlight.count == 0)
+            #expect(limiter.whenIdle().isCompleted && inFlight.whenIdle().isCompleted)
+            // Each leftover, with its site and age, in the report and in the log.
+            let here = "FuturesServiceLifecycleTests/DrainingServiceTests.swift"
+            #expect(report.leftovers.count == 4)
+            #expect(
+                report.leftovers.first
+                    == DrainingService.Leftover(
+                        owner: .limiter, file: here, line: itemLine, age: report.leftovers[0].age))
+            #expect(report.leftovers.contains { $0.owner == .inFlightFutures && $0.line == outputLine })
+            #expect(report.leftovers.allSatisfy { $0.age >= .zero })
+            #expect("\(report.leftovers[0])".hasPrefix("submit at \(here):\(itemLine), pending for "))
+            let warning = try #require(handler.entries.first { $0.level == .warning })
+            #expect(warning.message.contains("failed with FuturesError.shutDown"))
+            guard case .array(let listed) = warning.metadata["futures.leftovers"] else {
+                Issue.record("the warning lists no leftovers")
+                return
+            }
+            #expect(listed.map { "\($0)" } == report.leftovers.map { "\($0)" })
+            // The work that ignored the request ends later: nothing more happens.
             stubborn.promise.success(1)
-            tracked.promise.success(2)
+            typedWork.success(2)
+            tracked.promise.success(3)
+            trackedTyped.success(4)
+            #expect(
+                item.result?.error as? FuturesError == .shutDown && output.result?.error as? FuturesError == .shutDown)
             #expect(limiter.runningCount == 0 && inFlight.count == 0)
         }
 
-        @Test("A cancelled run() drains without waiting and returns")
+        @Test("With .leavePending the leftovers stay pending and keep their slots, and the report lists them")
+        func leavePendingKeepsTheLeftovers() async throws {
+            let clock = TestClock()
+            let limiter = ConcurrencyLimiter(maxConcurrent: 2)
+            let inFlight = InFlightFutures()
+            let stubborn = StubbornWork()
+            let tracked = StubbornWork()
+            let item = limiter.submit { stubborn.future }
+            let output = inFlight.add(tracked.future)
+            let drain = DrainingService(
+                limiters: [limiter], inFlight: [inFlight], deadline: .seconds(30), clock: clock,
+                leftovers: .leavePending)
+            try await testGracefulShutdown { trigger in
+                let run = Task { try await drain.run() }
+                trigger.triggerGracefulShutdown()
+                await stubborn.asked.future.get()
+                await tracked.asked.future.get()
+                await clock.advance(by: .seconds(30) + .nanoseconds(1))
+                try await run.value
+            }
+            let report = try #require(drain.report.result?.value)
+            #expect(!report.drained && !report.endedLeftovers)
+            #expect(report.runningLeft == 1 && report.inFlightLeft == 1 && report.leftovers.count == 2)
+            #expect(
+                report.description.contains("1 running, 1 in flight left") && !report.description.contains("shutDown"))
+            #expect(item.result == nil && output.result == nil)
+            #expect(limiter.runningCount == 1 && inFlight.count == 1)
+            // The work decides: it keeps its slot until it ends.
+            stubborn.promise.success(1)
+            tracked.promise.success(2)
+            #expect(item.result?.value == 1 && output.result?.value == 2)
+            #expect(limiter.runningCount == 0 && inFlight.count == 0)
+        }
+
+        @Test("A cancelled run() drains without waiting, ends the leftovers and returns")
         func cancelledRunDoesNotWait() async throws {
             let limiter = ConcurrencyLimiter(maxConcurrent: 1)
             let stubborn = StubbornWork()
-            _ = limiter.submit { stubborn.future }
+            let item = limiter.submit { stubborn.future }
             let drain = DrainingService(limiters: [limiter], deadline: .seconds(600))
             let run = Task { try await drain.run() }
             run.cancel()
             try await run.value
             let report = try #require(drain.report.result?.value)
-            #expect(!report.drained && report.runningLeft == 1)
+            #expect(!report.drained && report.runningLeft == 1 && report.endedLeftovers)
             #expect(stubborn.asked.future.isCompleted && limiter.isClosed)
+            #expect(item.result?.error as? FuturesError == .shutDown && limiter.runningCount == 0)
             stubborn.promise.success(1)
         }
 
@@ -211,6 +283,40 @@
                 try await drain.run()
             }
             #expect(drain.report.result?.value?.drained == true)
+        }
+    }
+
+    /// A typed failure with a case that says "shut down".
+    enum TypedFailure: Error, Equatable {
+        case shutDown
+        case broken
+    }
+
+    /// Keeps every message logged through it.
+    final class CapturingLogHandler: LogHandler, @unchecked Sendable {
+        // `@unchecked Sendable`: `entries` is behind a `Mutex`; `metadata` and `logLevel` are set only while
+        // the logger is made, before it is shared.
+        struct Entry: Sendable {
+            let level: Logger.Level
+            let message: String
+            let metadata: Logger.Metadata
+        }
+
+        private let logged = Mutex<[Entry]>([])
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        var entries: [Entry] { logged.withLock { $0 } }
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            logged.withLock {
+                $0.append(Entry(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:]))
+            }
         }
     }
 

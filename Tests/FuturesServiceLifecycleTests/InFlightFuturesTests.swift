@@ -1,20 +1,48 @@
 #if ServiceLifecycle
     import Futures
     import FuturesServiceLifecycle
+    import Synchronization
     import Testing
 
     @Suite("InFlightFutures", .hangGuard())
     struct InFlightFuturesTests {
-        @Test func aFutureIsKeptUntilItCompletes() {
+        @Test func aFutureIsKeptUntilItCompletesAndTheReturnedOneFollowsIt() {
+            let inFlight = InFlightFutures()
+            let work = Promise<Int, Never>()
+            let returned: Future<Int, any Error> = inFlight.add(work.future)
+            #expect(inFlight.count == 1 && returned.result == nil)
+            work.success(1)
+            #expect(inFlight.count == 0)
+            #expect(returned.value == 1)
+            let completed = inFlight.add(Future<Int, Never>(value: 2))  // completed: not kept
+            #expect(inFlight.count == 0 && completed.value == 2)
+            let failing = Promise<Int, TypedFailure>()
+            let typed: Future<Int, TypedFailure> = inFlight.add(failing.future, failingWith: .shutDown)
+            failing.failure(.broken)
+            #expect(typed.error == .broken)
+        }
+
+        @Test func aRequestOnTheReturnedFutureIsARequestOnTheAddedOne() {
+            let inFlight = InFlightFutures()
+            let work = StubbornWork()
+            let returned = inFlight.add(work.future)
+            returned.requestCancellation()
+            #expect(work.asked.future.isCompleted)
+            #expect(returned.result == nil && inFlight.count == 1)
+            work.promise.failure(FuturesError.cancelled)
+            #expect(returned.error as? FuturesError == .cancelled && inFlight.count == 0)
+        }
+
+        @Test func whenIdleCompletesAfterTheReturnedFutures() {
             let inFlight = InFlightFutures()
             let work = Promise<Int, Never>()
             let returned = inFlight.add(work.future)
-            #expect(returned === work.future)
-            #expect(inFlight.count == 1)
+            let seen = Mutex<Bool?>(nil)
+            inFlight.whenIdle().onComplete(immediateExecutionContext) { _ in
+                seen.withLock { $0 = returned.isCompleted }
+            }
             work.success(1)
-            #expect(inFlight.count == 0)
-            inFlight.add(Future<Int, Never>(value: 2))  // completed: not kept
-            #expect(inFlight.count == 0)
+            #expect(seen.withLock { $0 } == true)
         }
 
         @Test func closeAsksEveryFutureInFlightAndLaterAdditionsAtOnce() {

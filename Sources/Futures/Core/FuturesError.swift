@@ -10,4 +10,9 @@ public enum FuturesError: Error, Sendable, Equatable {
     case timedOut
     /// A completion handler reported neither a value nor an error (`(nil, nil)`); see `future(method:)`.
     case invalidValue
+    /// The work was still pending when a drain gave up on it at shutdown: its owner (a
+    /// ``ConcurrencyLimiter`` item, or a future in `FuturesServiceLifecycle`'s `InFlightFutures`) was
+    /// ended by `DrainingService` once its deadline passed or the service was cancelled. The work itself
+    /// may still run: it ignored the cancellation request the drain made first.
+    case shutDown
 }

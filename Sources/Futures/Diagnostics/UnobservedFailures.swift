@@ -64,7 +64,9 @@ extension FuturesDiagnostics {
     /// cancelled token or task (a `BFTask` of the `Bolts` module too). Nor is a failure with ``FuturesError/brokenPromise`` (also
     /// inside those errors): a dropped promise caused it, and the drop was reported already, once, as
     /// ``FuturesDiagnostic/promiseDropped(type:file:line:)`` — the cause and its consequence in one
-    /// report, for the promise's future and every future derived from it. An ``InvalidationToken``'s
+    /// report, for the promise's future and every future derived from it. Nor is a failure with
+    /// ``FuturesError/shutDown``: a drain ended the work at shutdown and listed it in its report and log.
+    /// An ``InvalidationToken``'s
     /// ``InvalidationToken/future`` is a signal, not a result: it is never reported either.
     ///
     /// Cost: the check is two flags of the future read in `deinit` when it completed with a failure;
@@ -95,8 +97,8 @@ extension FuturesDiagnostics {
 
 extension Future {
     /// Exempts this future from unobserved-failure reports (a signal of the library that nobody has to
-    /// handle, such as ``InvalidationToken/future``).
-    func markObserved() {
+    /// handle, such as ``InvalidationToken/future``, or a stand-in whose source reports its own failure).
+    package func markObserved() {
         lock.withLock { observed = true }
     }
 
@@ -148,11 +150,13 @@ extension CombinatorError: CarriesFailure {
 /// Whether a failure with `error`, unobserved, goes unreported, also when `error` is carried inside another
 /// error: a cancellation (``FuturesError/cancelled``, `CancellationError`) was asked for, not something
 /// to handle; a ``FuturesError/brokenPromise`` was reported at its cause, the dropped promise
-/// (``FuturesDiagnostic/promiseDropped(type:file:line:)``), so one drop makes one report.
+/// (``FuturesDiagnostic/promiseDropped(type:file:line:)``), so one drop makes one report; a
+/// ``FuturesError/shutDown`` was reported by the drain that ended the work, which lists each one.
 func isExemptFromUnobservedReport(_ error: any Error) -> Bool {
     var current: any Error = error
     while true {
-        if isCancellationError(current) || (current as? FuturesError) == .brokenPromise { return true }
+        if isCancellationError(current) { return true }
+        if let error = current as? FuturesError, error == .brokenPromise || error == .shutDown { return true }
         guard let carried = (current as? any CarriesFailure)?.carriedFailure else { return false }
         current = carried
     }

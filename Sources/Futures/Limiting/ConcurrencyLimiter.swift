@@ -58,15 +58,22 @@ import Synchronization
 /// future fails, while the work may still run: the bound no longer holds at the work. Use it only for work
 /// that cannot be cancelled and whose slot you would rather lose than wait for.
 ///
+/// ## Every future completes
+/// Every future a `submit` returns completes, whatever happens to the limiter. The limiter ends an item
+/// itself in three ways: removed unrun (a cancellation request while it waits, or ``close()``), refused
+/// (submitted after ``close()``), or given up on while it runs by a drain at shutdown (`DrainingService`
+/// in `FuturesServiceLifecycle`, once its deadline passed). So the returned future's failure type must be
+/// able to say it:
+/// - Without `failingWith:` it is `any Error`, whatever the work's failure type (a `Never`-failing work
+///   included): an item ended unrun or refused fails with ``FuturesError/cancelled``, one given up on at
+///   shutdown with ``FuturesError/shutDown``.
+/// - With `failingWith:` it is the work's own `E`, and every way the limiter ends the item fails it with
+///   that error.
+///
 /// ## Cancellation
-/// - ``Future/requestCancellation()`` on a future from ``submit(priority:failingWith:file:line:_:)`` while it
+/// - ``Future/requestCancellation()`` on a future from ``submit(priority:file:line:_:)`` while it
 ///   waits removes it from the queue in O(1): its closure is released unrun, and the future fails with
-///   the `failingWith:` error, else ``FuturesError/cancelled`` when its failure type can hold it
-///   (`any Error`, `FuturesError`). A `Never`-failing item cannot fail: it is removed, its future never
-///   completes, and its callbacks are released at once (with what they captured).
-/// - An item of another failure type submitted without `failingWith:` has no error to fail with, so a
-///   request does not remove it: it keeps its place, and when it starts, the request reaches its work's
-///   future at once, which ends as the work decides. Pass `failingWith:` to have it removed unrun instead.
+///   ``FuturesError/cancelled``, or the `failingWith:` error.
 /// - While it runs, the request reaches the work's future as one of its consumers (GUARANTEES.md G8),
 ///   so the work decides how it ends, and its slot frees when it does.
 /// - ``cancelAll()`` requests cancellation of everything submitted so far, and the limiter stays open;
@@ -74,7 +81,7 @@ import Synchronization
 ///
 /// ## Observing it
 /// ``whenIdle()`` completes when nothing runs or waits (after ``close()``: when the running work has
-/// drained). A ``ConcurrencyLimiterObserver`` passed to ``init(maxConcurrent:startingOn:observer:)``
+/// drained), after every item's future has completed. A ``ConcurrencyLimiterObserver`` passed to ``init(maxConcurrent:startingOn:observer:)``
 /// hears each item wait, start, finish and be removed, with how long it waited and ran (the `Metrics` trait's
 /// `FuturesMetrics` records them); without one, the limiter pays a single `nil` check per event.
 ///
@@ -160,35 +167,71 @@ public final class ConcurrencyLimiter: Sendable {
     /// Whether ``close()`` was called.
     public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
-    /// Runs `work` when a slot is free and returns a future of its outcome.
+    /// Runs `work` when a slot is free and returns a future of its outcome, or of the limiter's refusal.
     ///
     /// `work` runs once, on the limiter's context (see *Where work starts* in ``ConcurrencyLimiter``), and
     /// should start the work and return its future. The returned future completes with that future's
-    /// result; the slot stays taken until then (see *The bound holds at the work*).
+    /// result; the slot stays taken until then (see *The bound holds at the work*). Its failure type is
+    /// `any Error` whatever the work's is (a `Never`-failing work included), so that it can also say how
+    /// the limiter ended it: every future this returns completes. To keep the work's own failure type,
+    /// give the error to end it with (``submit(priority:failingWith:file:line:_:)``).
     ///
     /// - Parameters:
     ///   - priority: Where `work` waits when no slot is free (``Priority/normal`` by default).
-    ///   - cancellationError: The failure of the returned future when it ends unrun: its cancellation is
-    ///     requested while it waits, or the limiter is closed (``close()``) first. When `nil` (the default)
-    ///     it is ``FuturesError/cancelled`` if `E` can hold it. For a `Never` item (nothing to fail with)
-    ///     the future then never completes, and its callbacks are released. For another `E` a request
-    ///     while it waits does not remove it (it starts in turn, and the request reaches its work at once);
-    ///     a ``close()`` releases it unrun and its future never completes (its callbacks are released).
-    ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on).
+    ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on) and
+    ///     in a drain's report of what it left.
     ///   - line: The line of that call site.
     ///   - work: Starts the work. Released once it has run, or when the item is removed unrun.
-    /// - Returns: A future of the work's outcome. A cancellation request on it removes waiting work, or
-    ///   reaches the running work's future as one of its consumers. After ``close()`` it has already
-    ///   failed with `cancellationError` (else ``FuturesError/cancelled``), and `work` was released unrun.
+    /// - Returns: A future of the work's outcome. It fails with ``FuturesError/cancelled`` when the item
+    ///   ends unrun: its cancellation is requested while it waits (it is removed from the queue), or the
+    ///   limiter is closed first (``close()``), or it is submitted after ``close()`` (it has then already
+    ///   failed, and `work` was released unrun). It fails with ``FuturesError/shutDown`` when a drain gives
+    ///   up on it while it runs (`DrainingService` in `FuturesServiceLifecycle`). A cancellation request on
+    ///   it while it runs reaches the work's future as one of its consumers.
+    public func submit<T, W>(
+        priority: Priority = .normal,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ work: @escaping @Sendable () -> Future<T, W>
+    ) -> Future<T, any Error> {
+        enqueue(
+            LimitedItem(
+                priority: priority, cancellationError: FuturesError.cancelled, shutdownError: FuturesError.shutDown,
+                deadline: nil, lift: { $0 }, file: file, line: line, work: work),
+            file: file, line: line)
+    }
+
+    /// Runs `work` when a slot is free and returns a future of its outcome, of the work's own failure type:
+    /// `cancellationError` says how the limiter ended it.
+    ///
+    /// As ``submit(priority:file:line:_:)``, keeping `E`: every way the limiter ends the item fails the
+    /// returned future with `cancellationError` (an `E` has no other value to say it with), so every future
+    /// this returns completes. A `Never`-failing work has no such value: submit it without
+    /// `failingWith:`, and its future is an `any Error` one.
+    ///
+    /// - Parameters:
+    ///   - priority: Where `work` waits when no slot is free (``Priority/normal`` by default).
+    ///   - cancellationError: The failure of the returned future when the limiter ends the item: it is
+    ///     removed unrun (its cancellation is requested while it waits, or ``close()`` ran first), it is
+    ///     refused (submitted after ``close()``), or a drain gives up on it while it runs.
+    ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on) and
+    ///     in a drain's report of what it left.
+    ///   - line: The line of that call site.
+    ///   - work: Starts the work. Released once it has run, or when the item is removed unrun.
+    /// - Returns: A future of the work's outcome, or of `cancellationError` (see above; after ``close()``
+    ///   it has already failed with it, and `work` was released unrun). A cancellation request on it
+    ///   removes waiting work, or reaches the running work's future as one of its consumers.
     public func submit<T, E>(
         priority: Priority = .normal,
-        failingWith cancellationError: E? = nil,
+        failingWith cancellationError: E,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ work: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
         enqueue(
-            LimitedItem(priority: priority, cancellationError: cancellationError, deadline: nil, work: work),
+            LimitedItem(
+                priority: priority, cancellationError: cancellationError, shutdownError: cancellationError,
+                deadline: nil, lift: { $0 }, file: file, line: line, work: work),
             file: file, line: line)
     }
 
@@ -204,7 +247,7 @@ public final class ConcurrencyLimiter: Sendable {
     ///
     /// - Parameters:
     ///   - priority: Where `work` waits when no slot is free (``Priority/normal`` by default).
-    ///   - cancellationError: The failure when the item ends unrun (see
+    ///   - cancellationError: The failure when the limiter ends the item (see
     ///     ``submit(priority:failingWith:file:line:_:)``).
     ///   - timeout: How long the work may run before the returned future fails.
     ///   - clock: The clock the deadline is measured on (`ContinuousClock()` by default).
@@ -214,7 +257,7 @@ public final class ConcurrencyLimiter: Sendable {
     ///   - work: Starts the work. Released once it has run, or when the item is removed unrun.
     public func submit<T, E>(
         priority: Priority = .normal,
-        failingWith cancellationError: E? = nil,
+        failingWith cancellationError: E,
         timeout: Duration,
         clock: some Clock<Duration> = ContinuousClock(),
         timingOutWith timeoutError: E,
@@ -228,17 +271,20 @@ public final class ConcurrencyLimiter: Sendable {
             source.timeout(after: timeout, clock: clock, failingWith: timeoutError, file: file, line: line)
         }
         return enqueue(
-            LimitedItem(priority: priority, cancellationError: cancellationError, deadline: deadline, work: work),
+            LimitedItem(
+                priority: priority, cancellationError: cancellationError, shutdownError: cancellationError,
+                deadline: deadline, lift: { $0 }, file: file, line: line, work: work),
             file: file, line: line)
     }
 
     /// Runs `work` when a slot is free and returns a future of its outcome, failing with
     /// ``FuturesError/timedOut`` when it has not completed `timeout` after it started.
     ///
-    /// The `any Error` form of ``submit(priority:failingWith:timeout:clock:timingOutWith:file:line:_:)``:
-    /// the deadline is counted from the start, fails the returned future at once and asks the work to
-    /// cancel; the slot stays taken until the work's future completes. A request while the item waits
-    /// removes it (it fails with ``FuturesError/cancelled``).
+    /// The `any Error` form of ``submit(priority:failingWith:timeout:clock:timingOutWith:file:line:_:)``,
+    /// for work of any failure type: the deadline is counted from the start, fails the returned future at
+    /// once and asks the work to cancel; the slot stays taken until the work's future completes. The
+    /// limiter ends the item as ``submit(priority:file:line:_:)`` says (``FuturesError/cancelled`` unrun,
+    /// ``FuturesError/shutDown`` when a drain gives up on it), so every future this returns completes.
     ///
     /// - Parameters:
     ///   - priority: Where `work` waits when no slot is free (``Priority/normal`` by default).
@@ -247,43 +293,78 @@ public final class ConcurrencyLimiter: Sendable {
     ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on).
     ///   - line: The line of that call site.
     ///   - work: Starts the work. Released once it has run, or when the item is removed unrun.
-    public func submit<T>(
+    public func submit<T, W>(
         priority: Priority = .normal,
         timeout: Duration,
         clock: some Clock<Duration> = ContinuousClock(),
         file: StaticString = #fileID,
         line: UInt = #line,
-        _ work: @escaping @Sendable () -> Future<T, any Error>
+        _ work: @escaping @Sendable () -> Future<T, W>
     ) -> Future<T, any Error> {
-        submit(
-            priority: priority, timeout: timeout, clock: clock, timingOutWith: FuturesError.timedOut,
-            file: file, line: line, work)
+        let deadline: @Sendable (Future<T, W>) -> Future<T, any Error> = { source in
+            let erased = source as? Future<T, any Error> ?? source.mapError(immediateExecutionContext) { $0 }
+            return erased.timeout(
+                after: timeout, clock: clock, failingWith: FuturesError.timedOut, file: file, line: line)
+        }
+        return enqueue(
+            LimitedItem(
+                priority: priority, cancellationError: FuturesError.cancelled, shutdownError: FuturesError.shutDown,
+                deadline: deadline, lift: { $0 }, file: file, line: line, work: work),
+            file: file, line: line)
     }
 
     /// Runs the async `operation` in a new Swift `Task` when a slot is free, and returns a future of its
-    /// outcome.
+    /// outcome, or of the limiter's refusal.
     ///
-    /// The same as ``submit(priority:failingWith:file:line:_:)`` with `Future(operation:)`: the task starts
-    /// when the item does, and the slot stays taken until `operation` returns or throws. The error type
-    /// follows `operation`'s typed throws (`throws` gives `any Error`).
+    /// The same as ``submit(priority:file:line:_:)`` with `Future(operation:)`: the task starts when the
+    /// item does, and the slot stays taken until `operation` returns or throws. The future's failure type
+    /// is `any Error` (a non-throwing or typed-throwing `operation` included), so that it can also say how
+    /// the limiter ended it: ``FuturesError/cancelled`` unrun, ``FuturesError/shutDown`` when a drain gives
+    /// up on it. To keep a typed failure, use ``submit(priority:failingWith:file:line:operation:)``.
     ///
-    /// **Cancellation:** while waiting, the item is removed and the future fails with `cancellationError`,
-    /// else ``FuturesError/cancelled`` when `E` can hold it (a `Never` item never completes; an item of
-    /// another `E` without `cancellationError` keeps its place, and its task is cancelled as soon as it
-    /// starts); while running, the request cancels the Swift task, and the future completes with what
-    /// `operation` then returns or throws (typically `CancellationError`).
+    /// **Cancellation:** while waiting, the item is removed and the future fails with
+    /// ``FuturesError/cancelled``; while running, the request cancels the Swift task, and the future
+    /// completes with what `operation` then returns or throws (typically `CancellationError`).
     ///
     /// - Parameters:
     ///   - priority: Where the item waits when no slot is free (``Priority/normal`` by default). The Swift
     ///     task inherits the priority of the thread that starts it.
-    ///   - cancellationError: The failure when the item ends unrun (see
-    ///     ``submit(priority:failingWith:file:line:_:)``).
+    ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on).
+    ///   - line: The line of that call site.
+    ///   - operation: The work; runs in its own task, not on the caller's actor.
+    public func submit<T>(
+        priority: Priority = .normal,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        operation: @escaping @Sendable () async throws -> T
+    ) -> Future<T, any Error> {
+        let work: @Sendable () -> Future<T, any Error> = {
+            Future<T, any Error>(file: file, line: line, operation: operation)
+        }
+        return enqueue(
+            LimitedItem(
+                priority: priority, cancellationError: FuturesError.cancelled, shutdownError: FuturesError.shutDown,
+                deadline: nil, lift: { $0 }, file: file, line: line, work: work),
+            file: file, line: line)
+    }
+
+    /// Runs the async `operation` in a new Swift `Task` when a slot is free, and returns a future of its
+    /// outcome, of its typed failure: `cancellationError` says how the limiter ended it.
+    ///
+    /// As ``submit(priority:file:line:operation:)``, keeping `operation`'s typed throws `E`: every way the
+    /// limiter ends the item (see ``submit(priority:failingWith:file:line:_:)``) fails the future with
+    /// `cancellationError`. While running, a cancellation request cancels the Swift task, and the future
+    /// completes with what `operation` then returns or throws.
+    ///
+    /// - Parameters:
+    ///   - priority: Where the item waits when no slot is free (``Priority/normal`` by default).
+    ///   - cancellationError: The failure when the limiter ends the item.
     ///   - file: The call site recorded in the future's ``Future/failureTrace`` (when tracing is on).
     ///   - line: The line of that call site.
     ///   - operation: The work; runs in its own task, not on the caller's actor.
     public func submit<T, E>(
         priority: Priority = .normal,
-        failingWith cancellationError: E? = nil,
+        failingWith cancellationError: E,
         file: StaticString = #fileID,
         line: UInt = #line,
         operation: @escaping @Sendable () async throws(E) -> T
@@ -294,7 +375,7 @@ public final class ConcurrencyLimiter: Sendable {
     }
 
     /// Requests cancellation of every piece of work submitted so far: waiting ones are removed (and fail
-    /// as described in ``submit(priority:failingWith:file:line:_:)``), then running ones are asked to stop.
+    /// with ``FuturesError/cancelled`` or their `failingWith:` error), then running ones are asked to stop.
     ///
     /// A snapshot: the limiter stays open, and work submitted after this call (even from a callback it
     /// triggers) runs normally. To stop everything for good, use ``close()``. Each request runs its
@@ -311,19 +392,19 @@ public final class ConcurrencyLimiter: Sendable {
     /// Shuts the limiter for good: waiting work is removed unrun, running work is asked to stop, and
     /// nothing submitted later runs.
     ///
-    /// - Waiting items are released unrun and their futures fail with their cancellation error (see
-    ///   ``submit(priority:failingWith:file:line:_:)``; `Never` items and items of a typed failure without
-    ///   `failingWith:` never complete, and their callbacks are released).
+    /// - Waiting items are released unrun and their futures fail at once with ``FuturesError/cancelled``,
+    ///   or their `failingWith:` error (see *Every future completes* in ``ConcurrencyLimiter``).
     /// - Running items get a cancellation request on their futures, which reaches each work's future as
     ///   one of its consumers (GUARANTEES.md G8): the work decides how it ends, and its future's result
     ///   is passed on as usual.
     /// - Later submissions fail at once, the same way, without calling their closures.
     /// - No work starts after `close()`: items whose start was already under way on another thread
-    ///   are dropped unrun if they have not called their closure yet, else asked to stop as soon as
-    ///   their closure returned its future.
+    ///   are dropped unrun (and fail the same way) if they have not called their closure yet, else asked to
+    ///   stop as soon as their closure returned its future.
     ///
     /// Calling it again does nothing. Drops and requests run on the calling thread, after the limiter's
-    /// lock is released.
+    /// lock is released; the futures' callbacks run there too, as ``Future/onComplete(_:callback:)-(ExecutionContext,_)``
+    /// says for the immediate context, or on their own contexts.
     public func close() {
         var queued: [any LimitedWork] = []
         var running: [any LimitedWork] = []
@@ -344,26 +425,81 @@ public final class ConcurrencyLimiter: Sendable {
         for item in running { item.requestCancellation() }
     }
 
+    // MARK: - Shutdown
+
+    /// What a drain found still running in a limiter, or ended: where each item was submitted and how long
+    /// ago, oldest first.
+    package struct Leftover: Sendable, Hashable {
+        /// The file of the `submit` call, as `#fileID` gave it.
+        package let file: String
+        /// The line of that call.
+        package let line: UInt
+        /// How long ago it was submitted, when the drain looked.
+        package let age: Duration
+    }
+
+    /// The items running now, oldest first (a snapshot: each may complete at any time).
+    package func runningLeftovers() -> [Leftover] {
+        var items: [any LimitedWork] = []
+        items.reserveCapacity(state.value.itemCount)  // allocated before locking
+        withState { $0.collectRunning(into: &items) }
+        return Self.leftovers(items, at: .now)
+    }
+
+    /// Closes the limiter (``close()``), then ends every item still running: its future fails at once with
+    /// ``FuturesError/shutDown`` (or its `failingWith:` error), its slot is freed (an observer hears it
+    /// finish), and ``whenIdle()`` completes once none is left. The work itself is not waited for: when its
+    /// future completes later, nothing more happens. Returns the items it ended, oldest first.
+    ///
+    /// For a drain that gave up on work that ignored the close's cancellation request. The futures'
+    /// callbacks run on the calling thread (or their contexts), after the limiter's lock is released.
+    package func endRunning() -> [Leftover] {
+        close()
+        var ended: [any LimitedWork] = []
+        ended.reserveCapacity(maxConcurrent)  // allocated before locking
+        let idle = withState { state in
+            state.endRunning(into: &ended)
+            return state.takeIdleWaiter()
+        }
+        let now = ContinuousClock.now
+        if let observer {
+            for item in ended { observer.observe(.finished(ranFor: item.elapsed(until: now))) }
+        }
+        for item in ended { item.end() }
+        idle?.complete(.success(()))
+        return Self.leftovers(ended, at: now)
+    }
+
+    private static func leftovers(_ items: [any LimitedWork], at now: ContinuousClock.Instant) -> [Leftover] {
+        items.sorted { $0.submitted < $1.submitted }.map { item in
+            Leftover(file: item.site.file, line: item.site.line, age: now - item.submitted)
+        }
+    }
+
     // MARK: - Internal
 
     /// Runs `work` when a slot is free, like ``submit(priority:failingWith:file:line:_:)``, for an engine
-    /// that drops its waiting items itself, by ``close()``: a cancellation request on the returned future
-    /// never removes the item from the queue, whatever its failure type. It starts in turn, and a request
-    /// made while it waited reaches its work's future as soon as it starts. ``close()`` drops it unrun
-    /// (its future fails with ``FuturesError/cancelled`` when `E` can hold it, else never completes).
+    /// that drops its waiting items itself, by ``close()``, and only once the engine's own result has
+    /// completed (``Swift/Sequence/traverse(maxConcurrent:_:file:line:f:)``, `traverseAsCompleted`): the
+    /// item's future is never handed out. A cancellation request on it never removes the item from the
+    /// queue, whatever its failure type: it starts in turn, and a request made while it waited reaches its
+    /// work's future as soon as it starts. ``close()`` drops it unrun: its future fails with
+    /// ``FuturesError/cancelled`` when `E` can hold it, else never completes (its callbacks are released).
     ///
     /// The returned future accepts requests from the start, so that a consumer registered on it while it
     /// waits (a gatherer) links its requests to it.
     func submitInTurn<T, E>(
         file: StaticString = #fileID, line: UInt = #line, _ work: @escaping @Sendable () -> Future<T, E>
     ) -> Future<T, E> {
+        let cancellationError = Future<T, E>.cancellationError
         let item = LimitedItem(
-            priority: .normal, cancellationError: nil, deadline: nil, removableWhileQueued: false, work: work)
+            priority: .normal, cancellationError: cancellationError, shutdownError: cancellationError,
+            deadline: nil, removableWhileQueued: false, lift: { $0 }, file: file, line: line, work: work)
         return enqueue(item, file: file, line: line)
     }
 
     /// Registers a new item: starts it, queues it, or drops it when closed; returns its future.
-    private func enqueue<T, E>(_ item: LimitedItem<T, E>, file: StaticString, line: UInt) -> Future<T, E> {
+    private func enqueue<T, W, E>(_ item: LimitedItem<T, W, E>, file: StaticString, line: UInt) -> Future<T, E> {
         let future = item.future
         if FailureTracing.isOn {
             FailureTracing.produced(future, name: "submit", site: CallSite(file: file, line: line))
@@ -380,7 +516,7 @@ public final class ConcurrencyLimiter: Sendable {
             future.acceptCancellationRequests()
         }
         // Stamped before another thread can take it out of its queue.
-        if observer != nil { item.mark = .now }
+        if observer != nil { item.mark = item.submitted }
         let (admission, progress) = withState { ($0.submit(item), $0.progress) }
         if let progress { ProgressLink.includeItem(future, in: progress) }
         if let observer { observer.observe(admission.event) }
@@ -402,10 +538,15 @@ public final class ConcurrencyLimiter: Sendable {
 
     /// A running item's work ended (or it was given a slot as the limiter closed): frees its slot, runs
     /// `completion` (which completes the item's future), starts the next item if one waits, and then
-    /// completes ``whenIdle()``'s future if nothing runs or waits any more.
+    /// completes ``whenIdle()``'s future if nothing runs or waits any more. When a drain already ended the
+    /// item (``endRunning()``), its slot is free and its future failed: only `completion` runs, which then
+    /// completes nothing.
     func finish(_ item: any LimitedWork, then completion: () -> Void = {}) {
-        let (next, idle) = withState { state in (state.finish(item), state.takeIdleWaiter()) }
-        if let observer {
+        let (freed, next, idle) = withState { state in
+            let (freed, next) = state.finish(item)
+            return (freed, next, freed ? state.takeIdleWaiter() : nil)
+        }
+        if freed, let observer {
             let now = ContinuousClock.now
             observer.observe(.finished(ranFor: item.elapsed(until: now)))
             if let next {
@@ -436,42 +577,58 @@ public final class ConcurrencyLimiter: Sendable {
     var storedSlots: Int { state.value.storedSlots }
 }
 
-/// One submission: its closure until it starts, and the future it completes.
+/// One submission: its closure until it starts, and the future it completes. The work's future fails with
+/// `W`; the item's future with `E`, which `lift` makes of a `W` (`E` is `W`, or `any Error`).
 ///
 /// `work` is written at creation and then touched by exactly one of two paths, each of which owns the
 /// item after taking it out of the limiter's state under the limiter's lock: ``start(in:)`` (the item was
 /// given a slot) or ``drop()`` (it was removed from its queue, or refused). `queueIndex` is only accessed
 /// under the limiter's lock. So no field is ever accessed concurrently.
-final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
+final class LimitedItem<T: Sendable, W: Error, E: Error>: LimitedWork {
     let future = Future<T, E>()
     let priority: ConcurrencyLimiter.Priority
-    /// The failure of the future when the item ends unrun, if it has one.
+    /// The failure of the future when the item ends unrun, if it has one (every public submission has).
     let cancellationError: E?
+    /// The failure of the future when a drain ends it while it runs (``ConcurrencyLimiter/endRunning()``).
+    let shutdownError: E?
     /// Whether a cancellation request while it waits removes it: it can fail with a cancellation error,
-    /// or it is `Never`-failing (abandoned then), and it was not submitted to keep its place
-    /// (``ConcurrencyLimiter/submitInTurn(_:)``). Otherwise the request waits for its work.
+    /// and it was not submitted to keep its place (``ConcurrencyLimiter/submitInTurn(file:line:_:)``).
+    /// Otherwise the request waits for its work.
     let isRemovable: Bool
+    /// Where it was submitted, and when (for a drain's report of what it left).
+    let site: CallSite
+    let submitted: ContinuousClock.Instant
+    /// Makes the item's failure of the work's.
+    private let lift: @Sendable (W) -> E
     /// Wraps the work's future in the item's deadline (``ConcurrencyLimiter/submit(priority:failingWith:timeout:clock:timingOutWith:file:line:_:)``).
-    private let deadline: (@Sendable (Future<T, E>) -> Future<T, E>)?
+    private let deadline: (@Sendable (Future<T, W>) -> Future<T, E>)?
     nonisolated(unsafe) var queueIndex = -1
     /// When it was submitted, then when it started; stamped only for a limiter with an observer. Written
     /// before it enters the limiter's state and by the path that took it out of its queue before it is
     /// launched; read after its work ends. Each access happens after the previous one through the
     /// limiter's lock, the launch or the work's future, so none is concurrent.
     nonisolated(unsafe) var mark: ContinuousClock.Instant?
-    nonisolated(unsafe) private var work: (@Sendable () -> Future<T, E>)?
+    nonisolated(unsafe) private var work: (@Sendable () -> Future<T, W>)?
 
     init(
         priority: ConcurrencyLimiter.Priority,
         cancellationError: E?,
-        deadline: (@Sendable (Future<T, E>) -> Future<T, E>)?,
+        shutdownError: E?,
+        deadline: (@Sendable (Future<T, W>) -> Future<T, E>)?,
         removableWhileQueued: Bool = true,
-        work: @escaping @Sendable () -> Future<T, E>
+        lift: @escaping @Sendable (W) -> E,
+        file: StaticString,
+        line: UInt,
+        work: @escaping @Sendable () -> Future<T, W>
     ) {
         self.priority = priority
-        self.cancellationError = cancellationError ?? Future<T, E>.cancellationError
-        self.isRemovable = removableWhileQueued && (self.cancellationError != nil || E.self == Never.self)
+        self.cancellationError = cancellationError
+        self.shutdownError = shutdownError
+        self.isRemovable = removableWhileQueued && cancellationError != nil
         self.deadline = deadline
+        self.lift = lift
+        self.site = CallSite(file: file, line: line)
+        self.submitted = .now
         #if ServiceContext
             // The work runs with the trace context of its submission, whoever starts it (see `ContextTravel`).
             self.work = ContextTravel.boundAlways(work)
@@ -496,14 +653,14 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         }
         // If cancellation was requested while `work` ran, this asks `source` at once.
         future.depend(on: source) { [self] result in
-            limiter.finish(self) { future.complete(result) }
+            limiter.finish(self) { _ = future.complete(result.mapError(lift)) }
         }
     }
 
     /// Starts with a deadline: the future completes with `deadline(source)`'s result (which asks
     /// `source` to cancel when it fires), while the slot is freed only when `source` itself completes.
     private func start(
-        _ source: Future<T, E>, deadline: @Sendable (Future<T, E>) -> Future<T, E>, in limiter: ConcurrencyLimiter
+        _ source: Future<T, W>, deadline: @Sendable (Future<T, W>) -> Future<T, E>, in limiter: ConcurrencyLimiter
     ) {
         // An observer, not a consumer: the deadline's request alone decides whether `source` is asked.
         source.observe(immediateExecutionContext) { [self] result in
@@ -512,7 +669,7 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         let outward = deadline(source)
         // The item takes the deadline's result as its own (its trace and progress continue the
         // deadline's, which continue the work's).
-        future.depend(on: outward) { [self] result in future.complete(result) }
+        future.depend(on: outward) { [self] result in _ = future.complete(result) }
     }
 
     func drop() {
@@ -520,11 +677,17 @@ final class LimitedItem<T: Sendable, E: Error>: LimitedWork {
         endUnrun()
     }
 
-    /// Ends the future of an item that never ran: fails it with the cancellation error, or, without one,
-    /// releases its callbacks (it never completes).
+    var canEnd: Bool { shutdownError != nil }
+
+    func end() {
+        if let shutdownError { _ = future.complete(.failure(shutdownError)) }
+    }
+
+    /// Ends the future of an item that never ran: fails it with the cancellation error, or, without one
+    /// (an engine's item, whose result has completed), releases its callbacks.
     private func endUnrun() {
         if let cancellationError {
-            future.complete(.failure(cancellationError))
+            _ = future.complete(.failure(cancellationError))
         } else {
             future.abandon()
         }

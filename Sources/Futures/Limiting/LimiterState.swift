@@ -11,9 +11,19 @@ protocol LimitedWork: AnyObject, Sendable {
     /// Runs the work and reports its end to `limiter`. Called once, outside the limiter's lock.
     func start(in limiter: ConcurrencyLimiter)
     /// Releases the work without running it and ends its future: fails it with its cancellation error, or
-    /// abandons it (its callbacks are released) when it has none. Called once, outside the limiter's lock,
-    /// after the work was taken out of the limiter's state.
+    /// abandons it (its callbacks are released) when it has none (an engine's item, whose result has
+    /// completed). Called once, outside the limiter's lock, after the work was taken out of the limiter's
+    /// state.
     func drop()
+    /// Where it was submitted.
+    var site: CallSite { get }
+    /// When it was submitted.
+    var submitted: ContinuousClock.Instant { get }
+    /// Whether ``end()`` can end its future (it has a shutdown error).
+    var canEnd: Bool { get }
+    /// Fails its future with its shutdown error while its work may still run. Called once, outside the
+    /// limiter's lock, after the item was taken out of the running ones (``LimiterState/endRunning(into:)``).
+    func end()
     /// Requests cancellation of the work's future (which removes it from its queue when it can be
     /// removed, or reaches the work).
     func requestCancellation()
@@ -179,18 +189,35 @@ struct LimiterState: Sendable {
     }
 
     /// A running item ended (or was dropped before it started): frees its slot and returns the next item
-    /// to start, if one waits. The caller holds `item`.
-    mutating func finish(_ item: any LimitedWork) -> (any LimitedWork)? {
-        running[ObjectIdentifier(item)] = nil
-        guard running.count < maxConcurrent, queuedCount > 0 else { return nil }
+    /// to start, if one waits. `freed` is `false` when the item no longer ran (``endRunning(into:)`` took
+    /// it out): nothing changes then. The caller holds `item`.
+    mutating func finish(_ item: any LimitedWork) -> (freed: Bool, next: (any LimitedWork)?) {
+        guard running.removeValue(forKey: ObjectIdentifier(item)) != nil else { return (false, nil) }
+        guard running.count < maxConcurrent, queuedCount > 0 else { return (true, nil) }
         for priority in queues.indices.reversed() {
             if let next = queues[priority].popFirst(steps: &steps) {
                 queuedCount -= 1
                 running[ObjectIdentifier(next)] = next
-                return next
+                return (true, next)
             }
         }
-        return nil
+        return (true, nil)
+    }
+
+    /// Appends the running items to `items`; they keep running. Reserve `items`' capacity before locking.
+    func collectRunning(into items: inout [any LimitedWork]) {
+        items.append(contentsOf: running.values)
+    }
+
+    /// Takes every running item that can be ended (``LimitedWork/canEnd``) out of the running ones, freeing
+    /// their slots, and appends them to `items`; the caller ends them. Only once closed: nothing waits,
+    /// so the freed slots start nothing.
+    mutating func endRunning(into items: inout [any LimitedWork]) {
+        precondition(isClosed, "Futures: a ConcurrencyLimiter's running items are ended only once it is closed")
+        for (key, item) in running where item.canEnd {
+            running[key] = nil
+            items.append(item)
+        }
     }
 
     /// Takes `item` out of its queue; returns whether it was waiting there (`false`: it runs, or ran, or

@@ -67,8 +67,9 @@ extension Sequence where Element: Sendable {
             registration.dispose()
         }
         for (index, element) in elements.enumerated() {
-            // Once the limiter is closed, submissions are released unrun (and their outcomes never come).
-            let outcome = limiter.submit(file: file, line: line) { () -> Future<U, E> in f(element) }
+            // In turn: only closing the limiter (which finishes the stream first) drops an item unrun; its
+            // outcome then never comes, and the stream has already ended.
+            let outcome = limiter.submitInTurn(file: file, line: line) { () -> Future<U, E> in f(element) }
             // Each outcome goes on the stream as it arrives, before the gatherer counts it: the stream
             // finishes after the last one.
             arrivals.gather(outcome, at: index) { result in

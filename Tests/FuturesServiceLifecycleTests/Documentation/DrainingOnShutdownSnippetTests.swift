@@ -36,11 +36,11 @@
             inFlight.add(render(request))  // forgotten when it completes
         }
 
-        @Test func workIsSubmittedToTheLimiterOrAddedToTheRegistry() async {
+        @Test func workIsSubmittedToTheLimiterOrAddedToTheRegistry() async throws {
             let page = limiter.submit { fetch(url) }
             let saved = inFlight.add(store.save(draft))
-            #expect(await page.get() == "page at https://example.com/a")
-            #expect(await saved.get() == 5)
+            #expect(try await page.get() == "page at https://example.com/a")
+            #expect(try await saved.get() == 5)
         }
 
         @Test func aHandlerAddsItsWork() async throws {

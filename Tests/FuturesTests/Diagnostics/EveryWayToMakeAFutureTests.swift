@@ -155,7 +155,7 @@ private let ways: [Way] = [
     Way("retry", #line) { input in Made(Deferred { input }.retry(1, backoff: .constant(.zero)).run()) },
     Way("retry", #line) { input in Made(Deferred { input }.retry(1, backoff: .constant(.zero), failingWith: .boom).run()) },
     Way("submit", #line) { input in Made(limiter.submit { input }) },
-    Way("submit", #line) { input in Made(limiter.submit(timeout: .seconds(3_600), timingOutWith: Boom.boom) { input }) },
+    Way("submit", #line) { input in Made(limiter.submit(failingWith: Boom.boom, timeout: .seconds(3_600), timingOutWith: Boom.boom) { input }) },
     // Untyped inputs (`Future<Int, any Error>`): the throwing forms, with and without a `CancelToken`.
     .untyped("map", #line) { Made($0.map(context: now, mapping: { value throws in value + 1 })) },
     .untyped("map", #line) { Made($0.map(context: now, cancelToken: CancelToken(), mapping: { value throws in value + 1 })) },

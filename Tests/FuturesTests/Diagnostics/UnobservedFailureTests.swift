@@ -164,6 +164,19 @@ struct UnobservedFailureTests {
         }
         #expect(handled.isEmpty)
     }
+
+    /// A future a drain ended with `FuturesError.shutDown` is not reported (the drain listed it), pending
+    /// or completed work alike; another failure of a limiter item still is.
+    @Test func aShutDownFailureIsNotReported() {
+        let ended = reports {
+            let limiter = ConcurrencyLimiter(maxConcurrent: 2)
+            _ = limiter.submit { Promise<Int, Never>().future }
+            _ = limiter.submit { Future<Int, ComboError>(error: .first) }
+            _ = limiter.endRunning()
+        }
+        #expect(ended.count == 1)
+        #expect(ended.first?.description.contains("first") == true)
+    }
 }
 
 /// Each way of looking at a future's failure.

@@ -83,15 +83,17 @@ struct ConcurrencyLimiterCloseTests {
         blocker2.success(0)
     }
 
-    /// Items that cannot fail (`Never`, a typed failure without `failingWith:`) are released unrun: their
-    /// futures never complete, and their closures and callbacks are released at once.
-    @Test func itemsThatCannotFailAreReleasedUnrun() {
+    /// `Never` items and typed items without `failingWith:` get `any Error` futures: `close()` fails the
+    /// waiting ones with `FuturesError.cancelled` and releases their closures unrun, and a later submission
+    /// fails at once the same way.
+    @Test func neverAndUntypedItemsFailWithCancelledWhenClosed() {
         let limiter = ConcurrencyLimiter(maxConcurrent: 1)
         let blocker = Promise<Int, Never>()
         _ = limiter.submit { blocker.future }
         weak var probe: GProbe?
         let ran = Counter()
-        let (never, typed): (Future<Int, Never>, Future<Int, ComboError>) = {
+        let heard = Counter()
+        let (never, typed): (Future<Int, any Error>, Future<Int, any Error>) = {
             let captured = GProbe()
             probe = captured
             let never = limiter.submit { () -> Future<Int, Never> in
@@ -104,19 +106,24 @@ struct ConcurrencyLimiterCloseTests {
                 ran.increment()
                 return Future(value: 1)
             }
-            typed.onComplete(immediateExecutionContext) { _ in _ = captured }
+            typed.onComplete(immediateExecutionContext) { _ in
+                _ = captured
+                heard.increment()
+            }
             return (never, typed)
         }()
         limiter.close()
         #expect(probe == nil)
+        #expect(heard.value == 1)
         blocker.success(0)
         #expect(ran.value == 0)
-        #expect(never.result == nil && typed.result == nil)
+        #expect(never.error as? FuturesError == .cancelled && typed.error as? FuturesError == .cancelled)
         let late = limiter.submit { () -> Future<Int, Never> in
             ran.increment()
             return Future(value: 1)
         }
-        #expect(ran.value == 0 && late.result == nil)
+        #expect(ran.value == 0 && late.error as? FuturesError == .cancelled)
+        #expect(limiter.whenIdle().isCompleted)
     }
 
     /// A callback that `close()` triggers may submit: the submission fails at once, and nothing starts.

@@ -54,13 +54,17 @@ struct ConcurrencyLimiterDeadlineTests {
     @Test func theTypedFormFailsWithTheGivenErrorAndPassesTheWorksResult() async {
         let limiter = ConcurrencyLimiter(maxConcurrent: 1)
         let clock = TestClock()
-        let fast = limiter.submit(timeout: .seconds(1), clock: clock, timingOutWith: ComboError.second) {
+        let fast = limiter.submit(
+            failingWith: ComboError.first, timeout: .seconds(1), clock: clock, timingOutWith: ComboError.second
+        ) {
             Future<Int, ComboError>(value: 1)
         }
         #expect(fast.value == 1)
         let work = Promise<Int, ComboError>()
         work.onCancellationRequested { work.failure(.first) }
-        let slow = limiter.submit(timeout: .seconds(1), clock: clock, timingOutWith: ComboError.second) {
+        let slow = limiter.submit(
+            failingWith: ComboError.first, timeout: .seconds(1), clock: clock, timingOutWith: ComboError.second
+        ) {
             work.future
         }
         await clock.advance(by: .seconds(1))

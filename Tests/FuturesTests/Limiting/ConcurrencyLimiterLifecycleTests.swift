@@ -3,90 +3,109 @@ import Testing
 
 @testable import Futures
 
-/// What becomes of items that end unrun, and what the limiter releases when: typed items without a
-/// cancellation error, `Never` items, releases outside the lock (G7), failure traces.
+/// What becomes of items that end unrun, and what the limiter releases when: typed items, `Never` items,
+/// releases outside the lock (G7), failure traces.
 @Suite("ConcurrencyLimiter: unrun items, releases, traces")
 struct ConcurrencyLimiterLifecycleTests {
-    /// A typed item submitted without `failingWith:` cannot be failed unrun: a request keeps its place, and
-    /// when it starts the request reaches its work at once, which decides how it ends. It always completes.
-    @Test func aCancelledQueuedTypedItemWithoutAnErrorStartsInTurnAndItsWorkIsAskedAtOnce() {
+    /// A typed item submitted without `failingWith:` gets an `any Error` future: a request while it waits
+    /// removes it unrun and fails it with `FuturesError.cancelled`.
+    @Test func aTypedItemWithoutAnErrorIsRemovedByARequestAndFailsWithCancelled() {
         let limiter = ConcurrencyLimiter(maxConcurrent: 1)
         let blocker = Promise<Int, Never>()
         _ = limiter.submit { blocker.future }
         let started = Counter()
-        let typed = limiter.submit { () -> Future<Int, ComboError> in
+        let typed: Future<Int, any Error> = limiter.submit { () -> Future<Int, ComboError> in
             started.increment()
-            let work = Promise<Int, ComboError>()
-            work.onCancellationRequested { work.failure(.second) }
-            return work.future
+            return Future(value: 1)
         }
         typed.requestCancellation()
-        #expect(typed.result == nil)
-        #expect(limiter.queuedCount == 1)  // it keeps its place
+        #expect(typed.error as? FuturesError == .cancelled)
+        #expect(limiter.queuedCount == 0)
         blocker.success(0)
-        #expect(started.value == 1)
-        #expect(typed.error == .second)  // as the work decided
+        #expect(started.value == 0)
         #expect(limiter.runningCount == 0 && limiter.queuedCount == 0)
     }
 
-    /// The same through a consumer registered while the item waits: its request reaches the work too.
-    @Test func aRequestThroughAConsumerOfAWaitingTypedItemReachesItsWork() {
+    /// A typed item's own failure passes through the `any Error` future unchanged, and so does a value.
+    @Test func aTypedItemWithoutAnErrorPassesItsWorksOutcomeOn() {
+        let limiter = ConcurrencyLimiter(maxConcurrent: 1)
+        let work = Promise<Int, ComboError>()
+        let pending = limiter.submit { work.future }
+        let completed = limiter.submit { Future<Int, ComboError>(value: 3) }
+        work.failure(.second)
+        #expect(pending.error as? ComboError == .second)
+        #expect(completed.value == 3)
+    }
+
+    /// The same through a consumer registered while a `failingWith:` item waits: the request removes it,
+    /// and both fail with its error.
+    @Test func aRequestThroughAConsumerOfAWaitingTypedItemRemovesIt() {
         let limiter = ConcurrencyLimiter(maxConcurrent: 1)
         let blocker = Promise<Int, Never>()
         _ = limiter.submit { blocker.future }
-        let typed = limiter.submit { () -> Future<Int, ComboError> in
-            let work = Promise<Int, ComboError>()
-            work.onCancellationRequested { work.failure(.second) }
-            return work.future
+        let started = Counter()
+        let typed = limiter.submit(failingWith: ComboError.first) { () -> Future<Int, ComboError> in
+            started.increment()
+            return Future(value: 1)
         }
         let mapped = typed.map(immediateExecutionContext) { $0 + 1 }
         mapped.requestCancellation()
+        #expect(typed.error == .first)
+        #expect(mapped.error == .first)
         blocker.success(0)
-        #expect(mapped.error == .second)
+        #expect(started.value == 0)
     }
 
-    /// The same through `cancelAll()`: every typed item completes, none is left pending.
+    /// `cancelAll()` on typed items: the waiting ones fail with their `failingWith:` error, the running
+    /// ones as their work decides; none is left pending.
     @Test func cancelAllLeavesNoTypedItemPending() {
         let limiter = ConcurrencyLimiter(maxConcurrent: 2)
         let items = (0..<6).map { index in
-            limiter.submit { () -> Future<Int, ComboError> in
+            limiter.submit(failingWith: ComboError.second) { () -> Future<Int, ComboError> in
                 let work = Promise<Int, ComboError>()
                 work.onCancellationRequested { work.failure(.first) }
-                if index == 5 { work.success(index) }
                 return work.future
             }
         }
         limiter.cancelAll()
         #expect(items.allSatisfy { $0.isCompleted })
-        #expect(items.prefix(5).allSatisfy { $0.error == .first })
+        #expect(items.prefix(2).allSatisfy { $0.error == .first })
+        #expect(items.dropFirst(2).allSatisfy { $0.error == .second })
+        #expect(limiter.runningCount == 0 && limiter.queuedCount == 0)
     }
 
-    /// A `Never` item cancelled while it waits cannot fail: its future never completes, and its callbacks
-    /// (and what they captured) are released at once, while the limiter and the future live on.
-    @Test func aCancelledQueuedNeverItemReleasesItsCallbacksWhileTheLimiterLives() {
+    /// A `Never` item gets an `any Error` future: cancelled while it waits, it fails with
+    /// `FuturesError.cancelled`, its callbacks run, and its work closure (and what it captured) is released
+    /// at once, while the limiter lives on.
+    @Test func aCancelledQueuedNeverItemFailsAndReleasesItsWork() {
         let limiter = ConcurrencyLimiter(maxConcurrent: 1)
         let blocker = Promise<Int, Never>()
         _ = limiter.submit { blocker.future }
         weak var inCallback: GProbe?
         weak var inWork: GProbe?
-        let item: Future<Int, Never> = {
+        let heard = LockedBox<Result<Int, any Error>?>(nil)
+        let item: Future<Int, any Error> = {
             let (callbackProbe, workProbe) = (GProbe(), GProbe())
             (inCallback, inWork) = (callbackProbe, workProbe)
             let item = limiter.submit { () -> Future<Int, Never> in
                 _ = workProbe
                 return Future(value: 1)
             }
-            item.onComplete(immediateExecutionContext) { _ in _ = callbackProbe }
+            item.onComplete(immediateExecutionContext) { result in
+                _ = callbackProbe
+                heard.value = result
+            }
             return item
         }()
         #expect(inCallback != nil && inWork != nil)
         item.requestCancellation()
         #expect(inWork == nil)
         #expect(inCallback == nil)
-        #expect(item.result == nil)
+        #expect(item.error as? FuturesError == .cancelled)
+        #expect((try? heard.value?.get()) == nil && heard.value != nil)
         #expect(limiter.queuedCount == 0)
         blocker.success(0)
-        #expect(item.result == nil)
+        #expect(item.error as? FuturesError == .cancelled)
     }
 
     /// G7: a cancelled queued item is released after the limiter's lock: here its cancellation error holds
@@ -102,7 +121,8 @@ struct ConcurrencyLimiterLifecycleTests {
         for _ in 0..<count {
             let error = ReentrantError(LimiterReentrant(limiter: limiter, log: reentered))
             let item = limiter.submit(failingWith: error) { Future<Int, ReentrantError>(value: 0) }
-            keepers.withValue { $0.append(limiter.submit(failingWith: nil) { Future<Int, ReentrantError>(value: 0) }) }
+            // In turn: the re-entrant `cancelAll()` does not remove them, so the queue keeps live items.
+            keepers.withValue { $0.append(limiter.submitInTurn { Future<Int, ReentrantError>(value: 0) }) }
             item.requestCancellation()
             #expect(item.isFailure)
         }

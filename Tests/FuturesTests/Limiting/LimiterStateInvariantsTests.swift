@@ -13,10 +13,17 @@ struct LimiterStateInvariantsTests {
         let priority: ConcurrencyLimiter.Priority
         var queueIndex = -1
         var mark: ContinuousClock.Instant?
+        let site = CallSite(file: #fileID, line: #line)
+        let submitted = ContinuousClock.now
+        let canEnd: Bool
 
-        init(_ priority: ConcurrencyLimiter.Priority = .normal) { self.priority = priority }
+        init(_ priority: ConcurrencyLimiter.Priority = .normal, canEnd: Bool = true) {
+            self.priority = priority
+            self.canEnd = canEnd
+        }
         func start(in limiter: ConcurrencyLimiter) {}
         func drop() {}
+        func end() {}
         func requestCancellation() {}
     }
 
@@ -31,7 +38,8 @@ struct LimiterStateInvariantsTests {
         let removed = state.remove(items[3])
         #expect(removed)
         #expect(state.invariantViolations.isEmpty)
-        let next = state.finish(items[0])
+        let (freed, next) = state.finish(items[0])
+        #expect(freed)
         #expect(next === items[5], "the oldest high-priority item starts first")
         #expect(state.invariantViolations.isEmpty)
         var queued: [any LimitedWork] = []
@@ -40,6 +48,31 @@ struct LimiterStateInvariantsTests {
         #expect(closed)
         #expect(state.invariantViolations.isEmpty)
         #expect(queued.count == 2 && running.count == 2)
+        var ended: [any LimitedWork] = []
+        state.endRunning(into: &ended)
+        #expect(state.invariantViolations.isEmpty)
+        #expect(ended.count == 2 && state.running.isEmpty && state.itemCount == 0)
+        let (freedAgain, nextAgain) = state.finish(items[5])
+        #expect(!freedAgain && nextAgain == nil, "an ended item's later finish changes nothing")
+        #expect(state.invariantViolations.isEmpty)
+    }
+
+    /// Ending the running items takes only those that can be ended (an engine's items without a shutdown
+    /// error stay, and free their slots when their work ends).
+    @Test func endingRunningItemsTakesOnlyThoseThatCanEnd() {
+        var state = LimiterState(maxConcurrent: 2)
+        let (endable, engines) = (Work(), Work(canEnd: false))
+        _ = state.submit(endable)
+        _ = state.submit(engines)
+        var queued: [any LimitedWork] = []
+        var running: [any LimitedWork] = []
+        _ = state.close(queued: &queued, running: &running)
+        var ended: [any LimitedWork] = []
+        state.endRunning(into: &ended)
+        #expect(ended.count == 1 && ended.first === endable)
+        #expect(state.running.count == 1)
+        #expect(state.finish(engines).freed)
+        #expect(state.itemCount == 0 && state.invariantViolations.isEmpty)
     }
 
     @Test func aQueuedItemThatLostItsSlotIsCaught() {
