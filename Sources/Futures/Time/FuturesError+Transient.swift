@@ -16,6 +16,7 @@ extension FuturesError {
     ///   it, a `CancellationSource`), or a ``ConcurrencyLimiter`` ended it unrun: refused because the limiter
     ///   was closed (``ConcurrencyLimiter/close()``: a drain, a shutdown), or removed from its queue by a
     ///   request or by the close;
+    /// - ``FuturesError/shutDown``: a drain gave up on the work at shutdown;
     /// - Swift's `CancellationError` (a cancelled task, `Future(operation:)` included);
     /// - ``CombinatorError/invalidationTokenInvalidated``: whoever wanted the result invalidated its token;
     /// - any of these wrapped in ``TimeoutError/failure(_:)`` or ``CombinatorError/external(_:)``.
@@ -35,7 +36,7 @@ extension FuturesError {
         guard let error = error as? FuturesError else { return true }
         // Every case is named: a new one must be classified here.
         switch error {
-        case .cancelled:
+        case .cancelled, .shutDown:
             return false
         case .brokenPromise, .noSuchElement, .timedOut, .invalidValue:
             return true

@@ -21,6 +21,7 @@ struct FuturesErrorTransientTests {
     @Test func theClassificationOfEachError() {
         let stops: [any Error] = [
             FuturesError.cancelled,
+            FuturesError.shutDown,
             CancellationError(),
             TimeoutError<FuturesError>.failure(.cancelled),
             TimeoutError<any Error>.failure(CancellationError()),
