@@ -10,6 +10,8 @@ symbol of its topics; `--depth 2` goes one level further), and checks on each re
   - horizontal overflow of the page (document scrollWidth > window.innerWidth);
   - a code block (`pre`) or a table whose content is wider than its box (scrollWidth > clientWidth);
   - an image that did not load (naturalWidth == 0 once loading is over);
+  - a diagram (an SVG image) with a text that does not fit inside the drawing, opened on its own, in the
+    fonts of the machine (Linux's DejaVu Sans is wider than the fonts a diagram is usually drawn with);
   - every link on it to a page of the site: its page data (data/documentation/….json, what DocC's app
     loads, and shows "page not found" without) must be served; rendered pages are also checked for DocC's
     "page not found" in the browser.
@@ -76,9 +78,32 @@ for (const img of document.querySelectorAll('main img')) {
     problems.push(`image not loaded: ${img.currentSrc || img.src} (alt: ${(img.alt || '').slice(0, 60)})`);
   }
 }
+const svgs = [...document.querySelectorAll('main img')].map(i => i.currentSrc || i.src).filter(u => /\.svg(\?|$)/.test(u));
 const notFound = !!document.querySelector('.not-found, .generic-error');
 const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
-return {problems, declarations, notFound, links, title: document.title};
+return {problems, declarations, notFound, links, svgs, title: document.title};
+"""
+
+
+# Opened on its own, a diagram's every text must lie inside the drawing, in the fonts this machine has (a
+# title measured in one font and rendered in a wider one is cut at the right edge).
+SVG_TEXT_FITS = """
+const svg = document.documentElement;
+const width = svg.viewBox.baseVal.width || svg.width.baseVal.value;
+const cut = [];
+// In the fonts the diagram asks for, then in DejaVu Sans, the widest of the usual Linux fonts (what a
+// machine without Helvetica's or Arial's metric twins renders it in).
+for (const family of [null, "'DejaVu Sans'"]) {
+  if (family) svg.style.fontFamily = family;
+  for (const t of svg.querySelectorAll('text')) {
+    const box = t.getBBox();
+    if (box.x < -0.5 || box.x + box.width > width + 0.5) {
+      cut.push(`${family || 'its own font'}: "${t.textContent.slice(0, 50)}" spans ${box.x.toFixed(0)}…` +
+               `${(box.x + box.width).toFixed(0)} of ${width}`);
+    }
+  }
+}
+return cut;
 """
 
 
@@ -138,7 +163,7 @@ def main():
     if args.only:
         queue = [(urljoin(base, f"documentation/{key}"), args.depth) for key in args.only]
         seen = set(args.only)
-    linked_from, data_checked, wide_seen = {}, {}, set()
+    linked_from, data_checked, wide_seen, diagrams = {}, {}, set(), {}
     while queue:
         url, depth = queue.pop(0)
         key = page_key(url, base)
@@ -168,6 +193,8 @@ def main():
             continue
         for problem in result["problems"]:
             failures.append(f"{key}: {problem}")
+        for image in result["svgs"]:
+            diagrams.setdefault(image, key)
         if key in WIDE_DECLARATIONS:
             wide_seen.add(key)
         else:
@@ -190,13 +217,18 @@ def main():
             seen.add(target)
             linked_from[target] = key
             queue.append((link, depth + 1))
+    for image, key in diagrams.items():
+        driver.get(image)
+        for cut in driver.execute_script(SVG_TEXT_FITS):
+            failures.append(f"{key}: diagram {image.rsplit('/', 1)[-1]}: text cut at the edge: {cut}")
     driver.quit()
     if args.depth >= 1 and not args.only:
         failures += [f"{key}: listed in WIDE_DECLARATIONS but not rendered" for key in WIDE_DECLARATIONS - wide_seen]
 
     for failure in failures:
         print("FAIL:", failure)
-    print(f"{checked} pages rendered and checked at {WIDTH} px, {len(data_checked)} link targets checked, "
+    print(f"{checked} pages rendered and checked at {WIDTH} px, {len(diagrams)} diagrams, "
+          f"{len(data_checked)} link targets checked, "
           f"{len(failures)} problem(s)")
     sys.exit(1 if failures or checked == 0 else 0)
 

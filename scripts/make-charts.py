@@ -120,6 +120,26 @@ def text(x, y, s, size=13, anchor="start", weight="normal", fill="#1a202c", ital
             f'font-weight="{weight}" fill="{fill}"{style}>{esc(s)}</text>')
 
 
+# Widest advance per character, as a fraction of the font size, over the fonts a reader may have: Linux's
+# DejaVu Sans is the widest of the usual ones (Helvetica and Arial are narrower). A line of heading() is
+# checked against it, so a title is never cut at the right edge, whatever font renders it.
+WIDEST_ADVANCE = {"normal": 0.62, "bold": 0.70}
+
+
+def heading(title, subtitle, width=760, margin=12):
+    """The title (15 px, bold) at the top and the subtitle lines (12 px) under it, each checked to fit."""
+    lines = [(26, title, 15, "bold", "#1a202c")] + [
+        (44 + 14 * i, line, 12, "normal", "#4a5568") for i, line in enumerate(subtitle)]
+    parts = []
+    for y, line, size, weight, fill in lines:
+        needed = len(line) * size * WIDEST_ADVANCE[weight]
+        if needed > width - 2 * margin:
+            sys.exit(f"make-charts: '{line}' needs about {needed:.0f} px in the widest font; "
+                     f"{width - 2 * margin} px are free: shorten it or split it")
+        parts.append(text(margin, y, line, size, weight=weight, fill=fill))
+    return parts
+
+
 def svg(width, height, title, body):
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(title)}" {FONT}>\n'
@@ -332,9 +352,9 @@ def markers(*colours):
 def consumer_rule():
     title = "The consumer rule: shared work is asked to cancel only when every consumer has asked"
     body = markers("#4a5568", "#c53030", "#2f855a")
-    body.append(text(12, 26, title, 15, weight="bold"))
-    body.append(text(12, 46, "Every consumer registered while the future is pending counts; a plain callback "
-                     "or waiter never asks; an observer is not a consumer.", 12, fill="#4a5568"))
+    body += heading("The consumer rule", [
+        "Shared work is asked to cancel only when every consumer has asked. Every consumer registered",
+        "while it is pending counts; a plain callback or waiter never asks; an observer is not a consumer."])
     body += box(290, 70, 180, 56, ["shared work", "download(file): a handler"], fill="#fefcbf",
                 stroke="#b7791f")
     consumers = [
@@ -370,9 +390,9 @@ def consumer_rule():
 def cell_states():
     title = "The cell's states: pending until completed once; a cancellation request while pending"
     body = markers("#4a5568", "#c53030", "#2b6cb0")
-    body.append(text(12, 26, title, 15, weight="bold"))
-    body.append(text(12, 46, "One lock guards the state words and the flag word; every action runs after "
-                     "unlocking.", 12, fill="#4a5568"))
+    body += heading("The cell's states", [
+        "Pending until completed once; a cancellation request while pending. One lock guards the state",
+        "words and the flag word; every action runs after unlocking."])
     body += box(20, 76, 230, 130, ["pending", "pending list (in order):", "callbacks, wake-ups (waiters),",
                                    "observers, cancellation handlers,", "removable entries (tombstones)"],
                 fill="#ebf4ff", stroke="#2b6cb0", size=12)
@@ -409,9 +429,9 @@ def cell_states():
 def threading_model():
     title = "Where callbacks run: the immediate context through the trampoline, other contexts on their queues"
     body = markers("#4a5568", "#2b6cb0", "#2f855a")
-    body.append(text(12, 26, "Where callbacks run", 15, weight="bold"))
-    body.append(text(12, 46, "The thread that completes the future (or registers on a completed one) runs "
-                     "immediate callbacks and hands the others to their contexts.", 12, fill="#4a5568"))
+    body += heading("Where callbacks run", [
+        "The thread that completes the future (or registers on a completed one) runs immediate",
+        "callbacks, through the trampoline, and hands the others to their contexts."])
     body += box(20, 80, 200, 60, ["promise.success(v)", "on any thread"], fill="#fefcbf", stroke="#b7791f")
     body += box(280, 70, 210, 80, ["per-thread trampoline", "runs the synchronous work", "in a loop: bounded stack"],
                 fill="#ebf4ff", stroke="#2b6cb0", size=12)

@@ -1,18 +1,6 @@
 import BrightFutures
 import Testing
 
-/// A context function that counts the tasks it runs, and runs them at once.
-private final class CountingContext: Sendable {
-    let count = Counter()
-
-    var function: ExecutionContext {
-        { [count] task in
-            count.increment()
-            task()
-        }
-    }
-}
-
 @Suite("Async<Value>: BrightFutures' non-failing base type")
 struct AsyncTests {
     @Test func initResultIsCompleted() {

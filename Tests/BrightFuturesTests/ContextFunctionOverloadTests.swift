@@ -2,17 +2,6 @@ import BrightFutures
 import Dispatch
 import Testing
 
-/// A context function that counts the tasks it runs (inline).
-private final class CountingContext: Sendable {
-    let count = Counter()
-    var function: ExecutionContext {
-        { [count] task in
-            count.increment()
-            task()
-        }
-    }
-}
-
 private enum Boom: Error, Equatable {
     case first
     case second

@@ -1,3 +1,4 @@
+import BrightFutures
 import Foundation
 
 /// A thread-safe counter that `@Sendable` closures can capture (the README's `var`s).
@@ -28,4 +29,16 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     func append(_ value: Value) { lock.withLock { stored.append(value) } }
 
     var values: [Value] { lock.withLock { stored } }
+}
+
+/// A context function that counts the tasks it runs, and runs them at once.
+final class CountingContext: Sendable {
+    let count = Counter()
+
+    var function: ExecutionContext {
+        { [count] task in
+            count.increment()
+            task()
+        }
+    }
 }
