@@ -65,6 +65,23 @@ extension Future where E == any Error {
             cancelToken, step: step, file: file, line: line)
     }
 
+    /// Derives a future from this one by the combinator `form`, whose closure may throw, with SimpleFutures'
+    /// `CancelToken` (see ``deriveWithToken(_:orWhenPending:_:_:step:file:line:)``).
+    @inlinable
+    func deriveWithToken<Form: ThrowingTransformForm>(
+        _ form: Form.Type,
+        with closure: @escaping @Sendable (Form.Input) throws -> Form.Output,
+        _ context: ExecutionContext,
+        _ cancelToken: CancelToken,
+        step: StaticString,
+        file: StaticString,
+        line: UInt
+    ) -> Future<Form.Value, any Error> where Form.Source == T, Form.SourceFailure == any Error {
+        deriveWithToken(
+            { Form.outcome(of: $0, with: closure) }, orWhenPending: ThrowingTransformFuture<Form>(transform: closure),
+            context, cancelToken, step: step, file: file, line: line)
+    }
+
     /// Derives a future from this one by the combinator `form`, as
     /// ``derive(_:with:_:step:file:line:)-(_,(Form.Input)->Future<Form.Value,Form.Failure>,_,_,_,_)`` does,
     /// with SimpleFutures' `CancelToken` (see ``deriveWithToken(_:orWhenPending:_:_:step:file:line:)``).
@@ -129,8 +146,7 @@ extension Future where E == any Error {
         line: UInt = #line
     ) -> Future<M, any Error> {
         deriveWithToken(
-            FlatMapResultForm<T, any Error, M>.self, with: { value in Result { try mapping(value) } }, context,
-            cancelToken, step: "map", file: file, line: line)
+            ThrowingMapForm<T, M>.self, with: mapping, context, cancelToken, step: "map", file: file, line: line)
     }
 
     /// Continues with the future a closure returns for the value; the closure may throw (SimpleFutures'
@@ -179,17 +195,8 @@ extension Future where E == any Error {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<T, any Error> {
-        let transform: @Sendable (Result<T, any Error>) -> Result<T, any Error> = { result in
-            result.flatMap { value in
-                Result {
-                    guard try filter(value) else { throw FuturesError.noSuchElement }
-                    return value
-                }
-            }
-        }
-        return deriveWithToken(
-            ResultForm<T, any Error, T, any Error>.self, with: transform, context, cancelToken, step: "withFilter",
-            file: file, line: line)
+        deriveWithToken(
+            ThrowingFilterForm<T>.self, with: filter, context, cancelToken, step: "withFilter", file: file, line: line)
     }
 
     /// Runs `completion` with the value, then completes the returned future with this future's result
@@ -241,9 +248,7 @@ extension Future where E == any Error {
         line: UInt = #line
     ) -> Future<T, any Error> {
         deriveWithToken(
-            ResultForm<T, any Error, T, any Error>.self,
-            with: { result in result.flatMapError { error in Result { try recovery(error) } } }, context, cancelToken,
-            step: "recover", file: file, line: line)
+            ThrowingRecoverForm<T>.self, with: recovery, context, cancelToken, step: "recover", file: file, line: line)
     }
 
     /// Replaces a failure with the future `recovery` returns (SimpleFutures' `recoverWith`).
@@ -355,6 +360,78 @@ extension Future where E == any Error {
             completeWith(try makeFuture())
         } catch {
             complete(.failure(error))
+        }
+    }
+}
+
+/// The throwing `map`'s work: the value the closure returns for the value, or what it throws; a failure
+/// passed on.
+@usableFromInline
+enum ThrowingMapForm<Source: Sendable, Value: Sendable>: ThrowingTransformForm {
+    @usableFromInline typealias SourceFailure = any Error
+    @usableFromInline typealias Failure = any Error
+    @usableFromInline typealias Input = Source
+    @usableFromInline typealias Output = Value
+
+    @inlinable
+    static func outcome(
+        of result: Result<Source, any Error>, with transform: (Source) throws -> Value
+    ) -> DerivedOutcome<Value, any Error> {
+        switch result {
+        case .success(let value):
+            do { return .result(.success(try transform(value))) } catch { return .result(.failure(error)) }
+        case .failure(let error):
+            return .result(.failure(error))
+        }
+    }
+}
+
+/// The throwing `recover`'s work: the value the closure returns for the error, or what it throws; a value
+/// passed on.
+@usableFromInline
+enum ThrowingRecoverForm<Source: Sendable>: ThrowingTransformForm {
+    @usableFromInline typealias Value = Source
+    @usableFromInline typealias SourceFailure = any Error
+    @usableFromInline typealias Failure = any Error
+    @usableFromInline typealias Input = any Error
+    @usableFromInline typealias Output = Source
+
+    @inlinable
+    static func outcome(
+        of result: Result<Source, any Error>, with transform: (any Error) throws -> Source
+    ) -> DerivedOutcome<Source, any Error> {
+        switch result {
+        case .success(let value):
+            return .result(.success(value))
+        case .failure(let error):
+            do { return .result(.success(try transform(error))) } catch { return .result(.failure(error)) }
+        }
+    }
+}
+
+/// `withFilter`'s work: the value when the closure accepts it, else ``FuturesError/noSuchElement`` (or what
+/// the closure throws); a failure passed on.
+@usableFromInline
+enum ThrowingFilterForm<Source: Sendable>: ThrowingTransformForm {
+    @usableFromInline typealias Value = Source
+    @usableFromInline typealias SourceFailure = any Error
+    @usableFromInline typealias Failure = any Error
+    @usableFromInline typealias Input = Source
+    @usableFromInline typealias Output = Bool
+
+    @inlinable
+    static func outcome(
+        of result: Result<Source, any Error>, with transform: (Source) throws -> Bool
+    ) -> DerivedOutcome<Source, any Error> {
+        switch result {
+        case .success(let value):
+            do {
+                return .result(try transform(value) ? .success(value) : .failure(FuturesError.noSuchElement))
+            } catch {
+                return .result(.failure(error))
+            }
+        case .failure(let error):
+            return .result(.failure(error))
         }
     }
 }

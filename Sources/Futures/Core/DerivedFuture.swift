@@ -96,6 +96,21 @@ protocol TransformForm: DerivationForm {
     ) -> DerivedOutcome<Value, Failure>
 }
 
+/// The form of a combinator whose caller's closure returns a value and may throw (the throwing `map`,
+/// `recover` and `withFilter`): what the closure throws fails the derived future, whose failure is therefore
+/// `any Error`. The closure is kept as the caller wrote it (a wrapper catching its error would be a closure
+/// of its own, one allocation more).
+@usableFromInline
+protocol ThrowingTransformForm: DerivationForm where Failure == any Error {
+    /// What the caller's closure returns.
+    associatedtype Output
+    /// The combinator's work: what the derived future completes with, from the source's `result`,
+    /// running `transform` if the combinator does on that result; what it throws is the failure.
+    static func outcome(
+        of result: Result<Source, SourceFailure>, with transform: (Input) throws -> Output
+    ) -> DerivedOutcome<Value, any Error>
+}
+
 /// The form of a combinator whose caller's closure returns the future to continue with (`flatMap`,
 /// `recoverWith`, `flatten`).
 @usableFromInline
@@ -135,6 +150,43 @@ final class TransformFuture<Form: TransformForm>: Future<Form.Value, Form.Failur
     @usableFromInline
     required convenience init(
         resolver: (_ complete: @escaping @Sendable (Result<Form.Value, Form.Failure>) -> Void) -> Void
+    ) {
+        self.init(transform: nil)
+        resolveWith(resolver)
+    }
+
+    /// Does the combinator's work with the source's result and the caller's closure, releasing the
+    /// closure (and what it captured) as soon as it has run (G6).
+    @inlinable
+    func fire(_ result: Result<Form.Source, Form.SourceFailure>) {
+        guard let transform = transform.take() else { return }
+        settle(Form.outcome(of: result, with: transform))
+    }
+}
+
+/// The derived future of a ``ThrowingTransformForm`` combinator, when its source is pending:
+/// ``TransformFuture`` for a closure that may throw.
+@usableFromInline
+final class ThrowingTransformFuture<Form: ThrowingTransformForm>: Future<Form.Value, any Error>, DerivedStep,
+    @unchecked Sendable
+{
+    // `@unchecked Sendable`: as for `TransformFuture`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var transform: (@Sendable (Form.Input) throws -> Form.Output)?
+
+    @inlinable
+    init(transform: (@Sendable (Form.Input) throws -> Form.Output)?) {
+        self.transform = transform
+        super.init(cell: nil)
+    }
+
+    /// ``Future/init(resolver:)``, which every subclass must provide: the library never creates a derived
+    /// future this way. The future has no closure (its source never completes it) and `resolver`
+    /// completes it.
+    @usableFromInline
+    required convenience init(
+        resolver: (_ complete: @escaping @Sendable (Result<Form.Value, any Error>) -> Void) -> Void
     ) {
         self.init(transform: nil)
         resolveWith(resolver)
