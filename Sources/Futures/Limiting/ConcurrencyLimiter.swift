@@ -164,6 +164,11 @@ public final class ConcurrencyLimiter: Sendable {
     /// How many pieces of work wait for a slot.
     public var queuedCount: Int { state.value.queuedCount }
 
+    /// ``FuturesError/cancelled`` and ``FuturesError/shutDown`` as `any Error`, each boxed once: an
+    /// `any Error` made from an enum case allocates its box, and every untyped item holds both.
+    private static let cancelled: any Error = FuturesError.cancelled
+    private static let shutDown: any Error = FuturesError.shutDown
+
     /// Whether ``close()`` was called.
     public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
@@ -196,7 +201,7 @@ public final class ConcurrencyLimiter: Sendable {
     ) -> Future<T, any Error> {
         enqueue(
             LimitedItem(
-                priority: priority, cancellationError: FuturesError.cancelled, shutdownError: FuturesError.shutDown,
+                priority: priority, cancellationError: Self.cancelled, shutdownError: Self.shutDown,
                 deadline: nil, lift: { $0 }, file: file, line: line, work: work),
             file: file, line: line)
     }
@@ -308,7 +313,7 @@ public final class ConcurrencyLimiter: Sendable {
         }
         return enqueue(
             LimitedItem(
-                priority: priority, cancellationError: FuturesError.cancelled, shutdownError: FuturesError.shutDown,
+                priority: priority, cancellationError: Self.cancelled, shutdownError: Self.shutDown,
                 deadline: deadline, lift: { $0 }, file: file, line: line, work: work),
             file: file, line: line)
     }
@@ -343,7 +348,7 @@ public final class ConcurrencyLimiter: Sendable {
         }
         return enqueue(
             LimitedItem(
-                priority: priority, cancellationError: FuturesError.cancelled, shutdownError: FuturesError.shutDown,
+                priority: priority, cancellationError: Self.cancelled, shutdownError: Self.shutDown,
                 deadline: nil, lift: { $0 }, file: file, line: line, work: work),
             file: file, line: line)
     }
