@@ -55,8 +55,9 @@ public struct ExecutionContext: Sendable {
     /// To skip callbacks on purpose, use ``InvalidationTokenType/validContext``, which skips only its own.
     /// See `OperationQueue.context` for how the built-in queue contexts avoid dropping work.
     ///
-    /// Given ``immediateFunction`` (the immediate context as a function, as a face that spells contexts as
-    /// functions hands it out), it makes ``immediateExecutionContext`` itself, with its fast paths.
+    /// Given the immediate context as a function (as the `BrightFutures` module's `immediateExecutionContext`,
+    /// whose contexts are functions, hands it out), it makes ``immediateExecutionContext`` itself, with its
+    /// fast paths; any other function makes a custom context.
     @inlinable
     public init(_ execute: @escaping ExecutionContextFunction) {
         self.kind = Self.isSameFunction(execute, Self.immediateFunction) ? .immediate : .custom(execute)
