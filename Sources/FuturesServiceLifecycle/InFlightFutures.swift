@@ -17,7 +17,7 @@
     ///
     /// ## Every future completes
     /// The returned future completes with the added future's result, or, when a drain gives up on it at
-    /// shutdown (``DrainingService``, once its deadline passed), with ``Futures/FuturesError/shutDown`` at
+    /// shutdown (``DrainingService``, once its deadline passed), with `FuturesError.shutDown` at
     /// once, while the work may still run. So its failure type can say it: `any Error` from
     /// ``add(_:file:line:)``, or the added future's own `E` from ``add(_:failingWith:file:line:)``, which
     /// fails with the error given.
@@ -62,7 +62,7 @@
         ///
         /// The returned future completes with `future`'s result, on the thread that completes `future`; or,
         /// when a drain gives up on it at shutdown (see *Every future completes*), fails at once with
-        /// ``Futures/FuturesError/shutDown``. A cancellation request on it is a request on `future`.
+        /// `FuturesError.shutDown`. A cancellation request on it is a request on `future`.
         ///
         /// After ``close()`` the future is not added: it is asked to cancel at once (with
         /// `requestCancellation()`), like the work that was in flight when the registry closed, and the
@@ -72,7 +72,7 @@
         ///   - future: The work's future.
         ///   - file: Where it was added, for a drain's report of what it left.
         ///   - line: The line of that call.
-        /// - Returns: A future of `future`'s result, or of ``Futures/FuturesError/shutDown``. Discard it only
+        /// - Returns: A future of `future`'s result, or of `FuturesError.shutDown`. Discard it only
         ///   when you keep waiting for `future` itself (a consumer handle of shared work): a drain that
         ///   ends the work ends the returned future, not `future`.
         @discardableResult
