@@ -7,7 +7,7 @@ extension Deferred {
         _ attempts: Int,
         delay: Duration = .zero,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Deferred<T, E> {
@@ -29,7 +29,7 @@ extension Deferred {
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Deferred<T, E> {
@@ -48,7 +48,7 @@ extension Deferred {
         _ attempts: Int,
         backoff: RetryBackoff,
         clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = { FuturesError.isTransient($0) },
+        while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
         failingWith cancellationError: E,
         file: StaticString = #fileID,
         line: UInt = #line
