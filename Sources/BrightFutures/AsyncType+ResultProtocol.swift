@@ -1,7 +1,14 @@
 // BrightFutures' combinators, declared where BrightFutures declares them: on every `AsyncType` whose
 // value is a `ResultProtocol`. Each forwards to the core's method of the same name on `coreFuture`; on a
-// concrete `Future` the core's method itself is chosen (these are disfavoured overloads), so they serve
-// generic code (`extension AsyncType where Value: ResultProtocol, Value.Value: Sendable { … self.map { … } }`).
+// concrete `Future` the core's method itself is chosen (these are disfavoured overloads, or, for the
+// `flatMap`s taking a `Future`, members of a protocol extension, which rank below the class's own), so
+// they serve generic code (`extension AsyncType where Value: ResultProtocol, Value.Value: Sendable { … }`).
+//
+// The `flatMap`s taking a `Future` are not disfavoured and those taking a `Result` are, as in the core:
+// where a closure that states no type returns `.init(value:)` and `.init(error:)`, both type-check, and
+// the two solutions rank equal (`Future.init(value:)` above `Result`'s, since a future's value must be
+// `Sendable`, `Result.init(error:)` above `Future`'s, a designated initializer over a convenience one);
+// the disfavoured `Result` overload breaks the tie.
 
 extension AsyncType where Value: ResultProtocol {
     /// `true` once completed with a success.
@@ -73,7 +80,6 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     /// The core's `Future.flatMap(_:f:)`: `f` runs on `context` with the value and the result follows the
     /// future it returns; a failure passes through and `f` does not run. A cancellation request travels
     /// upstream as in the core.
-    @_disfavoredOverload
     public func flatMap<U>(
         _ context: @escaping ExecutionContext,
         f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>,
@@ -84,7 +90,6 @@ extension AsyncType where Value: ResultProtocol, Value.Value: Sendable {
     }
 
     /// `flatMap(_:f:)` on `defaultContext()`.
-    @_disfavoredOverload
     public func flatMap<U>(
         _ f: @escaping @Sendable (Value.Value) -> Future<U, Value.Error>, file: StaticString = #fileID,
         line: UInt = #line

@@ -80,8 +80,11 @@ extension Future {
 
     /// Continues with the `Result` that `f`, run on the context function `context`, returns for the value.
     ///
-    /// A failure of this future passes through and `f` does not run.
+    /// A failure of this future passes through and `f` does not run. Disfavoured, as the core's `flatMap`
+    /// with a `Result` is: where a closure that states no type returns `.init(value:)` or
+    /// `.init(error:)`, the overload taking a `Future` is chosen.
     @inlinable
+    @_disfavoredOverload
     public func flatMap<U>(
         _ context: @escaping ExecutionContext,
         f: @escaping @Sendable (T) -> Result<U, E>,

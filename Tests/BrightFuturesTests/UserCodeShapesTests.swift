@@ -197,3 +197,143 @@ struct UserCodeShapesTests {
         #expect(errorOf(Result<Int, Failure>.failure(.other)) == .other)
     }
 }
+
+// A service written as BrightFutures 8 code writes it: results built with `.init(value:)`,
+// `.init(error:)`, `.success` and `.failure` in closures that state no type. Each compiles against
+// BrightFutures 8 (where `.init` resolves to `Result`'s initializers); before the `Result`-taking
+// `flatMap`s were disfavoured, the `.init` forms were ambiguous here.
+private struct NameService {
+    let lookups = Recorder<Int>()
+
+    func name(of user: Future<Int, Failure>) -> Future<String, Failure> {
+        user.flatMap { id in
+            guard id > 0 else { return .init(error: .boom) }
+            return .init(value: "user \(id)")
+        }
+    }
+
+    func name(of user: Future<Int, Failure>, on context: @escaping ExecutionContext) -> Future<String, Failure> {
+        user.flatMap(context) { id in
+            guard id > 0 else { return .init(error: .boom) }
+            return .init(value: "user \(id)")
+        }
+    }
+
+    func code(of user: Future<Int, Failure>) -> Future<String, Failure> {
+        user.flatMap { id in
+            guard id > 0 else { return .failure(.other) }
+            return .success("#\(id)")
+        }
+    }
+
+    func shortName(of user: Future<Int, Failure>) -> Future<String, Failure> {
+        user.flatMap { id in id > 0 ? .init(value: "u\(id)") : .init(error: .boom) }
+    }
+
+    func idOrGuest(_ user: Future<Int, Failure>) -> Future<Int, Failure> {
+        user.recoverWith { error in
+            guard error == .other else { return .init(error: error) }
+            return .init(value: 0)
+        }
+    }
+
+    func idOrGuest(_ user: Future<Int, Failure>, on context: @escaping ExecutionContext) -> Future<Int, Failure> {
+        user.recoverWith(context: context) { error in
+            guard error == .other else { return .init(error: error) }
+            return .init(value: 0)
+        }
+    }
+
+    func logged(_ user: Future<Int, Failure>) -> Future<Int, Failure> {
+        user.andThen(context: immediateExecutionContext) { result in
+            switch result {
+            case .success(let id): lookups.append(id)
+            case .failure: lookups.append(-1)
+            }
+        }
+    }
+
+    func record(_ user: Future<Int, Failure>) {
+        user.onComplete(immediateExecutionContext) { result in
+            guard case .success(let id) = result else { return }
+            lookups.append(id * 100)
+        }
+    }
+
+    func names(of ids: [Int]) -> Future<[String], Failure> {
+        ids.traverse(immediateExecutionContext) { id in
+            guard id > 0 else { return Future<String, Failure>(error: .boom) }
+            return Future(value: "user \(id)")
+        }
+    }
+
+    func total(_ users: [Future<Int, Failure>]) -> Future<Int, Failure> {
+        users.fold(immediateExecutionContext, zero: 0) { sum, id in
+            guard id > 0 else { return sum }
+            return sum + id
+        }
+    }
+}
+
+extension AsyncType where Value: ResultProtocol, Value.Value == Int, Value.Error == Failure {
+    /// A user combinator in a protocol extension, built with `.init` in a closure that states no type.
+    fileprivate func userName() -> Future<String, Failure> {
+        flatMap { id in
+            guard id > 0 else { return .init(error: .boom) }
+            return .init(value: "user \(id)")
+        }
+    }
+}
+
+@Suite("BrightFutures user code: results built with .init, .success and .failure")
+struct UserCodeResultBuildingTests {
+    private let service = NameService()
+
+    @Test func flatMapWithInitValueAndInitError() {
+        #expect(service.name(of: Future(value: 7)).forced() == .success("user 7"))
+        #expect(service.name(of: Future(value: 0)).forced() == .failure(.boom))
+        #expect(service.name(of: Future(error: .other)).forced() == .failure(.other))
+        #expect(service.name(of: Future(value: 3), on: immediateExecutionContext).forced() == .success("user 3"))
+        #expect(service.name(of: Future(value: -1), on: DispatchQueue.global().context).forced() == .failure(.boom))
+        #expect(service.shortName(of: Future(value: 2)).forced() == .success("u2"))
+        #expect(service.shortName(of: Future(value: 0)).forced() == .failure(.boom))
+    }
+
+    @Test func flatMapWithSuccessAndFailure() {
+        #expect(service.code(of: Future(value: 5)).forced() == .success("#5"))
+        #expect(service.code(of: Future(value: 0)).forced() == .failure(.other))
+    }
+
+    @Test func flatMapWithInitInAProtocolExtension() {
+        #expect(Future<Int, Failure>(value: 4).userName().forced() == .success("user 4"))
+        #expect(Future<Int, Failure>(value: 0).userName().forced() == .failure(.boom))
+        let promise = Promise<Int, Failure>()
+        let name = promise.future.userName()
+        #expect(name.result == nil)
+        promise.success(9)
+        #expect(name.forced() == .success("user 9"))
+    }
+
+    @Test func recoverWithWithInitValueAndInitError() {
+        #expect(service.idOrGuest(Future(error: .other)).forced() == .success(0))
+        #expect(service.idOrGuest(Future(error: .boom)).forced() == .failure(.boom))
+        #expect(service.idOrGuest(Future(value: 8)).forced() == .success(8))
+        #expect(service.idOrGuest(Future(error: .other), on: immediateExecutionContext).forced() == .success(0))
+        #expect(service.idOrGuest(Future(error: .boom), on: immediateExecutionContext).forced() == .failure(.boom))
+    }
+
+    @Test func andThenAndOnCompleteMatchSuccessAndFailure() {
+        #expect(service.logged(Future(value: 6)).forced() == .success(6))
+        #expect(service.logged(Future(error: .boom)).forced() == .failure(.boom))
+        service.record(Future(value: 2))
+        service.record(Future(error: .boom))
+        #expect(service.lookups.values == [6, -1, 200])
+    }
+
+    @Test func sequenceFunctionsWithClosuresThatStateNoType() {
+        #expect(service.names(of: [1, 2]).forced() == .success(["user 1", "user 2"]))
+        #expect(service.names(of: [1, 0]).forced() == .failure(.boom))
+        #expect(service.total([Future(value: 1), Future(value: -5), Future(value: 2)]).forced() == .success(3))
+        #expect(service.total([Future(value: 1), Future(error: .other)]).forced() == .failure(.other))
+    }
+}

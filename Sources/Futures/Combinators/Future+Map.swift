@@ -47,7 +47,14 @@ extension Future {
     /// Continues with the `Result` that `f` returns for the value; a failure passes through.
     ///
     /// `f` runs on ``defaultContext()``.
+    ///
+    /// Disfavoured: where a closure that states no type type-checks both as returning a `Future` and as
+    /// returning a `Result` (`return .init(value: v)` and `return .init(error: e)`), the `Future`
+    /// overload is chosen. Otherwise the two solutions tie and the call is ambiguous: `Future`'s
+    /// `init(value:)` ranks above `Result`'s (a `Result`'s value need not be `Sendable`, a future's
+    /// must), `Result`'s `init(error:)` above `Future`'s (a designated initializer over a convenience one).
     @inlinable
+    @_disfavoredOverload
     public func flatMap<U>(
         _ f: @escaping @Sendable (T) -> Result<U, E>, file: StaticString = #fileID, line: UInt = #line
     ) -> Future<U, E> {
@@ -55,7 +62,11 @@ extension Future {
     }
 
     /// Continues with the `Result` that `f`, run on `context`, returns for the value.
+    ///
+    /// Disfavoured, as `flatMap(_:file:line:)` with a `Result` is: where a closure that states no type
+    /// returns `.init(value:)` or `.init(error:)`, the overload taking a `Future` is chosen.
     @inlinable
+    @_disfavoredOverload
     public func flatMap<U>(
         _ context: ExecutionContext, f: @escaping @Sendable (T) -> Result<U, E>,
         file: StaticString = #fileID, line: UInt = #line
