@@ -181,7 +181,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "futures-tour",
-            dependencies: ["Futures", "Bolts", "LoopbackHTTP"],
+            dependencies: ["Futures", "Bolts", "SimpleFutures", "LoopbackHTTP"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Test support shared by the test targets (not a product: clients never build it).

@@ -35,6 +35,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Futures", package: "swift-futures"),
                 .product(name: "Bolts", package: "swift-futures"),
+                .product(name: "SimpleFutures", package: "swift-futures"),
                 .product(name: "BoltsSwift", package: "swift-futures"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -93,6 +94,7 @@ let package = Package(
             dependencies: [
                 "NaiveReference",
                 .product(name: "Futures", package: "swift-futures"),
+                .product(name: "SimpleFutures", package: "swift-futures"),
                 .product(name: "Bolts", package: "swift-futures"),
                 .product(name: "BoltsSwift", package: "swift-futures"),
                 .product(name: "NIOCore", package: "swift-nio"),

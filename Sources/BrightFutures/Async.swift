@@ -89,7 +89,7 @@ extension BrightFutures {
         @inlinable
         @discardableResult
         public func onComplete(
-            _ context: @escaping ExecutionContextFunction,
+            _ context: @escaping ExecutionContext,
             callback: @escaping @Sendable (Value) -> Void
         ) -> Self {
             onComplete(Futures.ExecutionContext(context), callback: callback)

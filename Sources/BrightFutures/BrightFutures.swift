@@ -92,7 +92,7 @@ public enum BrightFutures {
     /// `BrightFutures.BrightFuturesError`: the module's `BrightFuturesError`, the core's `CombinatorError`.
     public typealias BrightFuturesError<E: Error> = Futures.CombinatorError<E>
     /// `BrightFutures.ExecutionContext`: the module's function type `ExecutionContext`.
-    public typealias ExecutionContext = ExecutionContextFunction
+    public typealias ExecutionContext = @Sendable (_ task: @escaping @Sendable () -> Void) -> Void
     /// `BrightFutures.InvalidationToken`: `Futures.InvalidationToken`.
     public typealias InvalidationToken = Futures.InvalidationToken
     /// `BrightFutures.InvalidationTokenType`: `Futures.InvalidationTokenType`.

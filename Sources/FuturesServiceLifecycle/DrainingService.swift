@@ -93,7 +93,7 @@
             public var age: Duration
 
             /// Creates a leftover.
-            public init(owner: Owner, file: String, line: UInt, age: Duration) {
+            package init(owner: Owner, file: String, line: UInt, age: Duration) {
                 self.owner = owner
                 self.file = file
                 self.line = line
@@ -135,7 +135,7 @@
             public var endedLeftovers: Bool
 
             /// Creates a report.
-            public init(
+            package init(
                 drained: Bool, runningLeft: Int, inFlightLeft: Int, waited: Duration, leftovers: [Leftover] = [],
                 endedLeftovers: Bool = false
             ) {

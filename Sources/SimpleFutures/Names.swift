@@ -17,7 +17,7 @@ public typealias ExecutionContext = Futures.ExecutionContext
 /// SimpleFutures' context that runs tasks asynchronously on a `Queue`: `QueueContext.main`,
 /// `QueueContext.global`, `QueueContext(queue:)` and `QueueContext.futuresDefault` (the context an
 /// omitted `context:` argument means).
-public typealias QueueContext = Futures.QueueContext
+public typealias QueueContext = Futures.ExecutionContext
 
 /// A wrapper around a Dispatch queue: `sync`, `async` and `delay(_:request:)`.
 public typealias Queue = Futures.Queue

@@ -1,13 +1,13 @@
-// Type-checking budget for the core's streams (`import Futures`): ordinary `FutureStream` chains —
+// Type-checking budget for streams as the SimpleFutures face spells them: ordinary `FutureStream` chains —
 // operators in `$0` blocks, named parameters, explicit contexts, futures and streams returned from
 // blocks, 3–6 steps. Not part of any target: type-checked by scripts/check-type-checking.sh.
-import Futures
+import SimpleFutures
 
 enum StreamBudgetError: Error {
     case failed
 }
 
-func lookUp(_ id: Int) -> Future<String, any Error> {
+func lookUp(_ id: Int) -> Future<String> {
     Future(value: "item \(id)")
 }
 
@@ -18,9 +18,9 @@ func streamMapChain() -> FutureStream<Int> {
 
 func streamWithContexts() -> FutureStream<String> {
     FutureStream(value: 1)
-        .map(context: immediateExecutionContext) { $0 + 1 }
-        .andThen(context: defaultContext()) { print($0) }
-        .map(context: maxStackDepthExecutionContext) { "\($0)" + "!" }
+        .map(context: ImmediateContext()) { $0 + 1 }
+        .andThen(context: QueueContext.futuresDefault) { print($0) }
+        .map(context: QueueContext.global) { "\($0)" + "!" }
 }
 
 func streamFlatMapChain() -> FutureStream<Int> {
@@ -40,7 +40,7 @@ func streamRecoverChain() -> FutureStream<Int> {
 }
 
 func futureIntoStream() -> FutureStream<Int> {
-    Future<Int, any Error>(value: 3)
+    Future<Int>(value: 3)
         .flatMap { FutureStream(value: $0 + 1) }
         .map { $0 * 2 }
         .andThen { print($0) }
@@ -50,5 +50,5 @@ func streamAnnotated() -> FutureStream<String> {
     FutureStream(value: 4)
         .map { (value: Int) -> [Int] in Array(0..<value) }
         .map { (values: [Int]) -> Int in values.reduce(0, +) }
-        .flatMap { (sum: Int) -> Future<String, any Error> in lookUp(sum) }
+        .flatMap { (sum: Int) -> Future<String> in lookUp(sum) }
 }

@@ -1,5 +1,6 @@
 import Benchmark
 import Futures
+import SimpleFutures
 
 /// Consent: one shared source with a cancellation handler and three consumers — a `consumer()` handle and two
 /// `map`s registered with a `CancelToken` (removable). One removable consumer asks, the token takes both
@@ -10,14 +11,16 @@ public func registerFuturesConsent() {
     Benchmark("Consent.Futures", configuration: Config.kilo()) { benchmark in
         let asked = AtomicCounter()
         for _ in benchmark.scaledIterations {
-            let source = Promise<Int, any Error>()
+            let source = Futures.Promise<Int, any Error>()
             source.onCancellationRequested { asked.increment() }
             let token = CancelToken()
             let handle = source.future.consumer()
-            let asker = source.future.map(context: immediateExecutionContext, cancelToken: token) { $0 + 1 }
-            let other = source.future.map(context: immediateExecutionContext, cancelToken: token) { $0 + 2 }
-            asker.requestCancellation()
-            source.future.cancel(token)
+            // SimpleFutures' token-taking `map`, over the same cell (the face holds the core's future).
+            let shared = SimpleFutures.Future(source.future)
+            let asker = shared.map(context: immediateExecutionContext, cancelToken: token) { $0 + 1 }
+            let other = shared.map(context: immediateExecutionContext, cancelToken: token) { $0 + 2 }
+            asker.base.requestCancellation()
+            shared.cancel(token)
             handle.requestCancellation()
             source.failure(FuturesError.cancelled)
             blackHole(other)

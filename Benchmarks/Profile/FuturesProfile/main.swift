@@ -177,14 +177,8 @@ case "W6":
         }
     }
     precondition(ran.load(ordering: .relaxed) == count)
-case "Streams":  // one value through map + withFilter to one subscriber
-    let promise = StreamPromise<Int>(capacity: 16)
-    promise.stream
-        .map(context: immediateExecutionContext) { $0 + 1 }
-        .withFilter(context: immediateExecutionContext) { $0 % 2 == 0 }
-        .onSuccess(context: immediateExecutionContext) { consume($0) }
-    for value in 0..<count { promise.success(value) }
-    promise.finish()
+case "Streams":  // one value through map + withFilter to one subscriber (SimpleFutures' spelling)
+    simpleFuturesStreams(count)
 case "W1Modes":  // W1's two speeds (BENCHMARKS.md, round 6): chunks of N on fresh threads, a sleep between chunks
     for _ in 0..<4 {
         var thread = pthread_t()
@@ -246,11 +240,7 @@ case "Get":  // awaiting a settled future's value inside a task
     }
     done.wait()
 case "ThrowingMap":  // SimpleFutures' throwing map on a completed untyped future, observed (immediate)
-    for _ in 0..<count {
-        Future<Int, any Error>(value: 1)
-            .map(context: immediateExecutionContext, mapping: { (value: Int) throws -> Int in value + 1 })
-            .onComplete(immediateExecutionContext) { if case .success(let v) = $0 { consume(v) } }
-    }
+    simpleFuturesThrowingMap(count)
 case "W1One":
     for _ in 0..<count {
         Future<Int, Never>(value: 1)

@@ -6,7 +6,7 @@
 /// let answer = future(6 * 7)
 /// ```
 @inlinable
-public func future<T: Sendable>(_ task: @autoclosure () -> T) -> Future<T, any Error> {
+package func future<T: Sendable>(_ task: @autoclosure () -> T) -> Future<T, any Error> {
     Future(value: task())
 }
 
@@ -22,7 +22,8 @@ public func future<T: Sendable>(_ task: @autoclosure () -> T) -> Future<T, any E
 ///   - file: The caller's file, where the future is recorded (leave the default).
 ///   - line: The caller's line, where the future is recorded (leave the default).
 /// - Returns: A future completed with `task`'s result.
-public func future<T: Sendable>(
+@usableFromInline
+package func future<T: Sendable>(
     context: ExecutionContext = defaultContext(),
     _ task: @escaping @Sendable () throws -> T,
     file: StaticString = #fileID,
@@ -53,7 +54,7 @@ public func future<T: Sendable>(
 /// }
 /// ```
 @inlinable
-public func future<T: Sendable>(
+package func future<T: Sendable>(
     file: StaticString = #fileID,
     line: UInt = #line,
     method: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void
@@ -70,7 +71,7 @@ public func future<T: Sendable>(
 /// error fails the future; otherwise it succeeds with the value. The first call wins; later calls
 /// are reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``.
 @inlinable
-public func future<T: Sendable>(
+package func future<T: Sendable>(
     file: StaticString = #fileID,
     line: UInt = #line,
     method: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void
@@ -91,7 +92,7 @@ public func future<T: Sendable>(
 /// `method` is called at once with the completion handler; the first call wins (later calls are
 /// reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``).
 @inlinable
-public func future(
+package func future(
     file: StaticString = #fileID,
     line: UInt = #line,
     method: (@escaping @Sendable ((any Error)?) -> Void) -> Void
@@ -112,7 +113,7 @@ public func future(
 /// `method` is called at once with the completion handler; the first call wins (later calls are
 /// reported as ``FuturesDiagnostic/futureCompletedTwice(file:line:)``).
 @inlinable
-public func future<T: Sendable>(
+package func future<T: Sendable>(
     file: StaticString = #fileID,
     line: UInt = #line,
     method: (@escaping @Sendable (T) -> Void) -> Void

@@ -6,7 +6,8 @@
 ///   - capacity: The stream's capacity (`Int.max`, SimpleFutures' default, keeps every result).
 ///   - context: Where `task` runs; ``defaultContext()`` if omitted.
 ///   - task: The work; what it throws becomes a failed result.
-public func futureStream<T: Sendable>(
+@usableFromInline
+package func futureStream<T: Sendable>(
     capacity: Int = Int.max,
     context: ExecutionContext = defaultContext(),
     _ task: @escaping @Sendable () throws -> T
@@ -24,7 +25,8 @@ public func futureStream<T: Sendable>(
 /// `method` is called at once with a handler that may be called any number of times, from any thread;
 /// every call adds one result: the value if there is one, else the error, else
 /// ``FuturesError/invalidValue``. The stream never finishes by itself.
-public func futureStream<T: Sendable>(
+@usableFromInline
+package func futureStream<T: Sendable>(
     capacity: Int = Int.max,
     method: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void
 ) -> FutureStream<T> {
@@ -35,7 +37,8 @@ public func futureStream<T: Sendable>(
 
 /// Adapts an API that calls back repeatedly with a value and an optional error (a non-nil error
 /// adds a failure, otherwise the value is added). The stream never finishes by itself.
-public func futureStream<T: Sendable>(
+@usableFromInline
+package func futureStream<T: Sendable>(
     capacity: Int = Int.max,
     method: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void
 ) -> FutureStream<T> {
@@ -52,7 +55,8 @@ public func futureStream<T: Sendable>(
 
 /// Adapts an API that calls back repeatedly with an optional error: each `nil` adds `()`, each error a
 /// failure. The stream never finishes by itself.
-public func futureStream(
+@usableFromInline
+package func futureStream(
     capacity: Int = Int.max,
     method: (@escaping @Sendable ((any Error)?) -> Void) -> Void
 ) -> FutureStream<Void> {
@@ -68,7 +72,8 @@ public func futureStream(
 }
 
 /// Adapts an API that calls back repeatedly with a value; each call adds it. Never finishes by itself.
-public func futureStream<T: Sendable>(
+@usableFromInline
+package func futureStream<T: Sendable>(
     capacity: Int = Int.max,
     method: (@escaping @Sendable (T) -> Void) -> Void
 ) -> FutureStream<T> {

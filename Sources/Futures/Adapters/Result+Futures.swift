@@ -11,11 +11,11 @@ extension Result where Success: Sendable {
     }
 }
 
-extension Result where Success: ResultProtocol, Success.Failure == Failure {
+extension Result {
     /// Flattens a result of a result: the outer failure, else the inner result.
-    public func flatten() -> Result<Success.Value, Failure> {
+    public func flatten<Value>() -> Result<Value, Failure> where Success == Result<Value, Failure> {
         switch self {
-        case .success(let inner): return inner.result
+        case .success(let inner): return inner
         case .failure(let error): return .failure(error)
         }
     }

@@ -1,8 +1,7 @@
-/// A type that is, or holds, a `Result`; lets generic code constrain a type parameter to "some Result".
-///
-/// The associated types are `Value` and `Failure` (BrightFutures called the second one `Error`; that name
-/// would shadow `Swift.Error` inside every `Result` extension of a module that imports `Futures`).
-public protocol ResultProtocol {
+/// A type that is, or holds, a `Result`; lets the library's generic code constrain a type parameter to
+/// "some Result". Application code written for BrightFutures gets the public protocol of that name, with
+/// BrightFutures' associated type `Error`, from the `BrightFutures` module.
+package protocol ResultProtocol {
     /// The success type.
     associatedtype Value
     /// The failure type.
@@ -32,7 +31,8 @@ extension Result: ResultProtocol {
         self = .failure(error)
     }
 
-    /// The result itself (the ``ResultProtocol`` requirement).
+    /// The result itself (what a `ResultProtocol` requires; the `BrightFutures` module's protocol of that
+    /// name requires it too).
     public var result: Result<Success, Failure> {
         self
     }
@@ -50,12 +50,12 @@ extension Result: ResultProtocol {
     }
 }
 
-extension ResultProtocol {
+extension Result {
     /// Case analysis: returns `ifSuccess(value)` for a success and `ifFailure(error)` for a failure.
     ///
     /// The closures run synchronously, on the calling thread; only the matching one runs.
-    public func analysis<R>(ifSuccess: (Value) throws -> R, ifFailure: (Failure) throws -> R) rethrows -> R {
-        switch result {
+    public func analysis<R>(ifSuccess: (Success) throws -> R, ifFailure: (Failure) throws -> R) rethrows -> R {
+        switch self {
         case .success(let value): return try ifSuccess(value)
         case .failure(let error): return try ifFailure(error)
         }

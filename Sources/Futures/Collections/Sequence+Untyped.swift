@@ -14,7 +14,8 @@ extension Sequence {
     /// - Returns: A future of the folded value. It fails with the first failure in list order (as soon
     ///   as every earlier future has succeeded). O(n) in the number of futures.
     @_disfavoredOverload
-    public func fold<T, R: Sendable>(
+    @usableFromInline
+    package func fold<T, R: Sendable>(
         context: ExecutionContext = defaultContext(),
         initial: R,
         combine: @escaping @Sendable (R, T) throws -> R,
@@ -35,7 +36,8 @@ extension Sequence {
     /// - Returns: A future of every value; it fails with the first failure in list order. An empty
     ///   sequence gives `[]`. O(n).
     @_disfavoredOverload
-    public func sequence<T>(
+    @usableFromInline
+    package func sequence<T>(
         context: ExecutionContext = defaultContext(), file: StaticString = #fileID, line: UInt = #line
     ) -> Future<[T], any Error> where Element == Future<T, any Error> {
         untypedCollect(Array(self), "sequence", file: file, line: line, on: context) { $0 }
@@ -51,7 +53,8 @@ extension Sequence {
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future of every value, failing with the first failure in list order. O(n).
     @_disfavoredOverload
-    public func traverse<U>(
+    @usableFromInline
+    package func traverse<U>(
         context: ExecutionContext = defaultContext(),
         mapping: (Element) -> Future<U, any Error>,
         file: StaticString = #fileID,

@@ -138,7 +138,7 @@ extension Future where E == any Error {
     /// - Returns: A future of the mapped value, or of this future's (or `mapping`'s) error.
     @inlinable
     @_disfavoredOverload
-    public func map<M>(
+    package func map<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> M,
@@ -162,7 +162,7 @@ extension Future where E == any Error {
     /// - Returns: A future completed by `mapping`'s future, or failed with this future's error.
     @inlinable
     @_disfavoredOverload
-    public func flatMap<M>(
+    package func flatMap<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> Future<M, any Error>,
@@ -188,7 +188,7 @@ extension Future where E == any Error {
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     /// - Returns: A future with the accepted value.
     @inlinable
-    public func withFilter(
+    package func withFilter(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         filter: @escaping @Sendable (T) throws -> Bool,
@@ -215,7 +215,7 @@ extension Future where E == any Error {
     /// - Returns: A future with this future's result, completed after `completion` returned.
     @inlinable
     @_disfavoredOverload
-    public func andThen(
+    package func andThen(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (T) -> Void,
@@ -240,7 +240,7 @@ extension Future where E == any Error {
     /// - Returns: A future with this future's value or the recovered one.
     @inlinable
     @_disfavoredOverload
-    public func recover(
+    package func recover(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> T,
@@ -264,7 +264,7 @@ extension Future where E == any Error {
     /// - Returns: A future with this future's value or the recovery future's result.
     @inlinable
     @_disfavoredOverload
-    public func recoverWith(
+    package func recoverWith(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> Future<T, any Error>,
@@ -288,7 +288,7 @@ extension Future where E == any Error {
     /// - Returns: A future with this future's value or the mapped error.
     @inlinable
     @_disfavoredOverload
-    public func mapError(
+    package func mapError(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (any Error) -> any Error,
@@ -313,7 +313,7 @@ extension Future where E == any Error {
     ///   - file: The caller's file, for ``FailureTrace`` (leave the default).
     ///   - line: The caller's line, for ``FailureTrace`` (leave the default).
     @inlinable
-    public convenience init(
+    package convenience init(
         context: ExecutionContext = defaultContext(),
         dependent: Future<T, any Error>,
         file: StaticString = #fileID,
@@ -334,7 +334,7 @@ extension Promise {
     ///   - future: The future whose result completes this promise. If the promise was completed
     ///     meanwhile, the later result is ignored and reported, as with ``complete(_:file:line:)``.
     @inlinable
-    public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, E>) {
+    package func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, E>) {
         self.future.depend(on: future, context) { [self] result in self.complete(result) }
     }
 }

@@ -59,7 +59,7 @@ public struct ExecutionContext: Sendable {
     /// whose contexts are functions, hands it out), it makes ``immediateExecutionContext`` itself, with its
     /// fast paths; any other function makes a custom context.
     @inlinable
-    public init(_ execute: @escaping ExecutionContextFunction) {
+    public init(_ execute: @escaping @Sendable (_ task: @escaping @Sendable () -> Void) -> Void) {
         self.kind = Self.isSameFunction(execute, Self.immediateFunction) ? .immediate : .custom(execute)
     }
 
@@ -211,9 +211,10 @@ public struct ExecutionContext: Sendable {
 public let immediateExecutionContext = ExecutionContext(kind: .immediate)
 
 /// The function form of an execution context: a function that runs the task it is given, as
-/// BrightFutures' contexts were. ``ExecutionContext/init(_:)`` makes a context of one; the BrightFutures
-/// face's methods take such a function where the core's take the context.
-public typealias ExecutionContextFunction = @Sendable (@escaping @Sendable () -> Void) -> Void
+/// BrightFutures' contexts were. ``ExecutionContext/init(_:)`` makes a context of one; the `BrightFutures`
+/// module names this type `ExecutionContext`.
+@usableFromInline
+package typealias ExecutionContextFunction = @Sendable (@escaping @Sendable () -> Void) -> Void
 
 /// A task that runs once, whatever its context does with it (see ``ExecutionContext/executeOnce(_:)``).
 @usableFromInline

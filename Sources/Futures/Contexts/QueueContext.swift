@@ -9,7 +9,7 @@ import Dispatch
 /// future.onSuccess(context: QueueContext.main) { value in … }
 /// let context = QueueContext(queue: Queue("us.gnos.work"))
 /// ```
-public typealias QueueContext = ExecutionContext
+package typealias QueueContext = ExecutionContext
 
 extension ExecutionContext {
     /// Runs tasks asynchronously on the main queue (SimpleFutures' `QueueContext.main`).
@@ -44,6 +44,6 @@ extension ExecutionContext {
 ///
 /// Returns ``immediateExecutionContext``; handy in tests, where callbacks then run before the call
 /// that completes a future returns.
-public func ImmediateContext() -> ExecutionContext {
+package func ImmediateContext() -> ExecutionContext {
     immediateExecutionContext
 }

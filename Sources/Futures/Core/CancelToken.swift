@@ -1,15 +1,9 @@
-/// SimpleFutures' handle for unsubscribing callbacks: pass one token to several callbacks and
-/// combinators, then call `cancel(token)` on the future or stream they were registered on.
+/// A handle for unsubscribing callbacks: the `SimpleFutures` module's `CancelToken`.
 ///
-/// ```swift
-/// let cancelToken = CancelToken()
-/// let mapped = request.flatMap(cancelToken: cancelToken) {
-///     anotherRequest($0)
-/// }
-/// mapped.onSuccess(cancelToken: cancelToken) { value in … }
-/// // the flatMap's closure never runs; `mapped` goes quiet
-/// request.cancel(cancelToken)
-/// ```
+/// That module's callbacks and combinators take one (`cancelToken:`), and `cancel(token)` on the future or
+/// stream they were registered on switches them off. No method of this module takes a token: in
+/// `import Futures` code, an ``InvalidationToken`` switches off the callbacks registered through its
+/// `validContext`.
 ///
 /// A token only decides **whether** a callback still runs (never where). Cancelling never touches the
 /// future's result, and does not ask the producer to stop (see ``Future/requestCancellation()`` for that).

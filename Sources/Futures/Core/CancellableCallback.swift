@@ -191,7 +191,8 @@ extension Future {
     /// - Returns: `true` if at least one registration made with `cancelToken` on this future had not
     ///   run yet; `false` if there was none (never registered, already ran, or already cancelled).
     @discardableResult
-    public func cancel(_ cancelToken: CancelToken) -> Bool {
+    @usableFromInline
+    package func cancel(_ cancelToken: CancelToken) -> Bool {
         cancelToken.cancelRegistrations(on: self)
     }
 
@@ -205,7 +206,8 @@ extension Future {
     /// - Returns: This future.
     @_disfavoredOverload
     @discardableResult
-    public func onComplete(
+    @usableFromInline
+    package func onComplete(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (Result<T, E>) -> Void
@@ -223,7 +225,8 @@ extension Future {
     /// - Returns: This future.
     @_disfavoredOverload
     @discardableResult
-    public func onSuccess(
+    @usableFromInline
+    package func onSuccess(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (T) -> Void
@@ -243,7 +246,8 @@ extension Future {
     /// - Returns: This future.
     @_disfavoredOverload
     @discardableResult
-    public func onFailure(
+    @usableFromInline
+    package func onFailure(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (E) -> Void
@@ -260,7 +264,8 @@ extension Future {
     ///   - context: Where `apply` runs; ``defaultContext()`` if omitted.
     ///   - cancelToken: `cancel(cancelToken)` on this future unregisters `apply`.
     ///   - apply: Receives the value; never runs on failure.
-    public func forEach(
+    @usableFromInline
+    package func forEach(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         apply: @escaping @Sendable (T) -> Void

@@ -1,20 +1,5 @@
 extension Deferred {
     /// A deferred computation that, when executed, executes this one up to `attempts` times until it
-    /// succeeds, waiting `delay` on `clock` between attempts.
-    ///
-    /// Same as ``retry(_:backoff:clock:while:file:line:)`` with `.constant(delay)`.
-    public func retry(
-        _ attempts: Int,
-        delay: Duration = .zero,
-        clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Deferred<T, E> {
-        retry(attempts, backoff: .constant(delay), clock: clock, while: shouldRetry, file: file, line: line)
-    }
-
-    /// A deferred computation that, when executed, executes this one up to `attempts` times until it
     /// succeeds, waiting between attempts as `backoff` says, on `clock`.
     ///
     /// A `Deferred` is already the factory that ``Future/retry(_:backoff:clock:while:file:line:_:)`` needs: each
@@ -27,7 +12,7 @@ extension Deferred {
     /// `file` and `line` (leave the defaults) name each execution's `retry` at the caller's line.
     public func retry(
         _ attempts: Int,
-        backoff: RetryBackoff,
+        backoff: RetryBackoff = .immediate,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
         file: StaticString = #fileID,
@@ -46,7 +31,7 @@ extension Deferred {
     /// ``FuturesError/cancelled``); see ``Future/retry(_:backoff:clock:while:failingWith:file:line:_:)``.
     public func retry(
         _ attempts: Int,
-        backoff: RetryBackoff,
+        backoff: RetryBackoff = .immediate,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
         failingWith cancellationError: E,

@@ -9,7 +9,8 @@ extension Future where E == any Error {
     /// - Returns: A stream of the inner stream's results, ending when it ends. If this future fails,
     ///   the stream holds that one failure and finishes.
     @_disfavoredOverload
-    public func flatMap<M>(
+    @usableFromInline
+    package func flatMap<M>(
         capacity: Int = Int.max,
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
@@ -29,7 +30,8 @@ extension Future where E == any Error {
     ///   - recovery: Receives the error; what it throws becomes the stream's only result.
     /// - Returns: A stream holding this future's value (then finished), or the recovery stream's results.
     @_disfavoredOverload
-    public func recoverWith(
+    @usableFromInline
+    package func recoverWith(
         capacity: Int = Int.max,
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,

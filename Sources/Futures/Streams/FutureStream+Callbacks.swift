@@ -6,7 +6,7 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream unregisters `completion`.
     ///   - completion: Receives each result (values and per-element failures).
     @inlinable
-    public func onComplete(
+    package func onComplete(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
@@ -23,7 +23,7 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream unregisters `completion`.
     ///   - completion: Receives each value; failures are skipped.
     @inlinable
-    public func onSuccess(
+    package func onSuccess(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (T) -> Void
@@ -41,7 +41,7 @@ extension FutureStream {
     ///   - completion: Receives each per-element error; values are skipped. A terminal failure
     ///     (``StreamPromise/finish(throwing:)``) is reported to ``onFinish(context:cancelToken:completion:)``.
     @inlinable
-    public func onFailure(
+    package func onFailure(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (any Error) -> Void
@@ -59,7 +59,7 @@ extension FutureStream {
     ///   - completion: Receives `nil` when the stream finished, or the terminal error. Runs at once (on
     ///     `context`) if the stream has already ended; never runs for a stream that never ends.
     @inlinable
-    public func onFinish(
+    package func onFinish(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable ((any Error)?) -> Void
@@ -76,7 +76,7 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream unregisters `apply`.
     ///   - apply: Receives each value in order; failures are skipped.
     @inlinable
-    public func forEach(
+    package func forEach(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         apply: @escaping @Sendable (T) -> Void

@@ -70,7 +70,7 @@ extension FutureStream {
     ///   - mapping: Receives each value in order; what it throws becomes a failed result.
     /// - Returns: A stream of the mapped results.
     @inlinable
-    public func map<M>(
+    package func map<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> M
@@ -90,7 +90,8 @@ extension FutureStream {
     ///   - mapping: Receives each value; what it throws becomes a failed result. Failures of this
     ///     stream pass through.
     /// - Returns: A stream of every inner stream's results, in the order they arrive.
-    public func flatMap<M>(
+    @usableFromInline
+    package func flatMap<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> FutureStream<M>
@@ -118,7 +119,8 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream stops `mapping`; the returned stream finishes.
     ///   - mapping: Receives each value; what it throws becomes a failed result.
     /// - Returns: A stream of the futures' results, in the order they complete.
-    public func flatMap<M>(
+    @usableFromInline
+    package func flatMap<M>(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (T) throws -> Future<M, any Error>
@@ -148,7 +150,7 @@ extension FutureStream {
     ///   - filter: Receives each value; what it throws becomes a failed result.
     /// - Returns: A stream with one result per result of this stream.
     @inlinable
-    public func withFilter(
+    package func withFilter(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         filter: @escaping @Sendable (T) throws -> Bool
@@ -167,7 +169,7 @@ extension FutureStream {
     ///   - completion: Receives each value; skipped for failures.
     /// - Returns: A stream with this stream's results, each added after `completion` returned for it.
     @inlinable
-    public func andThen(
+    package func andThen(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         completion: @escaping @Sendable (T) -> Void
@@ -189,7 +191,7 @@ extension FutureStream {
     ///     returned stream too.
     /// - Returns: A stream with one result per result of this stream.
     @inlinable
-    public func recover(
+    package func recover(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> T
@@ -211,7 +213,8 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream stops `recovery`; the returned stream finishes.
     ///   - recovery: Receives each per-element error; what it throws becomes a failed result.
     /// - Returns: A stream of this stream's values and the recovery streams' results.
-    public func recoverWith(
+    @usableFromInline
+    package func recoverWith(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> FutureStream<T>
@@ -239,7 +242,8 @@ extension FutureStream {
     ///   - cancelToken: `cancel(cancelToken)` on this stream stops `recovery`; the returned stream finishes.
     ///   - recovery: Receives each per-element error; what it throws becomes a failed result.
     /// - Returns: A stream of this stream's values and the recovery futures' results.
-    public func recoverWith(
+    @usableFromInline
+    package func recoverWith(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         recovery: @escaping @Sendable (any Error) throws -> Future<T, any Error>
@@ -268,7 +272,7 @@ extension FutureStream {
     ///   - mapping: Receives each per-element error and returns the one to publish instead.
     /// - Returns: A stream with one result per result of this stream.
     @inlinable
-    public func mapError(
+    package func mapError(
         context: ExecutionContext = defaultContext(),
         cancelToken: CancelToken = .unused,
         mapping: @escaping @Sendable (any Error) -> any Error

@@ -1,4 +1,4 @@
-/// A read-only stream of results: SimpleFutures' `FutureStream`, on Swift 6 terms.
+/// A read-only stream of results, consumed as an `AsyncSequence`.
 ///
 /// Where a ``Future`` completes once, a stream receives a result (a value or an error) every time its
 /// producer has one — think of a location manager calling its delegate again and again. The write end
@@ -6,19 +6,19 @@
 ///
 /// ```swift
 /// let promise = StreamPromise<Int>(capacity: 10)
-/// promise.stream.onSuccess { value in print(value) }
+/// Task { for try await value in promise.stream { print(value) } }
 /// promise.success(1)
 /// promise.success(2)
 /// ```
 ///
 /// ## Replay, then live results, in order
-/// A stream keeps its last `capacity` results. Every new subscriber (callback, combinator, or
-/// `for await` loop) first receives those, oldest first, then every later result, exactly once, in the
-/// order the producers published them. Each subscriber has its own ordered delivery on its own
-/// context: a slow subscriber never delays or reorders another.
+/// A stream keeps its last `capacity` results. Every new subscriber (a `for await` loop; in the
+/// `SimpleFutures` module also a callback or a combinator) first receives those, oldest first, then every
+/// later result, exactly once, in the order the producers published them. Each subscriber has its own
+/// ordered delivery: a slow subscriber never delays or reorders another.
 ///
 /// ## Ending
-/// SimpleFutures' streams never ended. Here ``StreamPromise/finish()`` ends a stream (and
+/// ``StreamPromise/finish()`` ends a stream (and
 /// ``StreamPromise/finish(throwing:)`` fails it terminally): later results are refused, `for await`
 /// loops end after the last result, and derived streams end too. A stream whose last
 /// ``StreamPromise`` is deallocated finishes.
@@ -26,10 +26,8 @@
 /// ## Memory
 /// The stream retains at most `capacity` results, however many pass through. A subscriber's
 /// delivery queue holds only the results handed to it that its context has not run yet. A
-/// cancelled subscriber (``cancel(_:)``, a `for await` loop left with `break`, a cancelled task)
-/// is removed and released at once. So is a subscriber registered through an
-/// ``InvalidationToken``'s ``InvalidationTokenType/validContext(_:)-(ExecutionContext)`` when the token is invalidated
-/// (or when its drainer finds the gate closed): it gets no `.end`, and nothing of it stays behind.
+/// subscriber that leaves (a `for await` loop left with `break`, a cancelled task, a callback switched
+/// off by its token) is removed and released at once: it gets no `.end`, and nothing of it stays behind.
 /// Dropping a long chain of derived streams releases them iteratively (bounded stack).
 ///
 /// ## Costs
@@ -88,7 +86,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// least 1). Subscribers get `value`, then the end.
     ///
     /// - Precondition: `capacity >= 0` (a negative capacity stops the program with a message).
-    public convenience init(value: T, capacity: Int = Int.max) {
+    @usableFromInline
+    package convenience init(value: T, capacity: Int = Int.max) {
         precondition(capacity >= 0, "FutureStream: capacity must not be negative (got \(capacity))")
         self.init(openWithCapacity: Swift.max(1, capacity))
         publish(.success(value))
@@ -100,7 +99,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// The stream always holds the failure: a `capacity` below 1 is raised to 1.
     ///
     /// - Precondition: `capacity >= 0` (a negative capacity stops the program with a message).
-    public convenience init(error: any Error, capacity: Int = Int.max) {
+    @usableFromInline
+    package convenience init(error: any Error, capacity: Int = Int.max) {
         precondition(capacity >= 0, "FutureStream: capacity must not be negative (got \(capacity))")
         self.init(openWithCapacity: Swift.max(1, capacity))
         publish(.failure(error))
@@ -288,7 +288,8 @@ public final class FutureStream<T: Sendable>: @unchecked Sendable {
     /// - Returns: `true` if at least one subscription made with `cancelToken` on this stream was
     ///   still active.
     @discardableResult
-    public func cancel(_ cancelToken: CancelToken) -> Bool {
+    @usableFromInline
+    package func cancel(_ cancelToken: CancelToken) -> Bool {
         cancelToken.cancelRegistrations(on: self)
     }
 

@@ -67,7 +67,8 @@ public final class StreamPromise<T: Sendable>: Sendable {
     /// - Parameters:
     ///   - context: Where the hand-over runs; ``defaultContext()`` if omitted.
     ///   - future: The future whose result is added.
-    public func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, any Error>) {
+    @usableFromInline
+    package func completeWith(context: ExecutionContext = defaultContext(), future: Future<T, any Error>) {
         // Captures the promise, so dropping it right after this call does not finish the stream early.
         future.onComplete(context) { [self] result in self.stream.publish(result) }
     }
@@ -83,7 +84,8 @@ public final class StreamPromise<T: Sendable>: Sendable {
     /// - Parameters:
     ///   - context: Where the hand-over runs; ``defaultContext()`` if omitted.
     ///   - stream: The source stream.
-    public func completeWith(context: ExecutionContext = defaultContext(), stream: FutureStream<T>) {
+    @usableFromInline
+    package func completeWith(context: ExecutionContext = defaultContext(), stream: FutureStream<T>) {
         // Captures the promise: it stays alive (its stream open) while `stream` can still deliver.
         stream.subscribe(context: context) { [self] event in
             if case .element(let result) = event { self.stream.publish(result) }

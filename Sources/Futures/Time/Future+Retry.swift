@@ -1,52 +1,14 @@
 extension Future {
-    /// Runs `operation` until its future succeeds, at most `attempts` times, waiting `delay` on
-    /// `clock` between attempts.
-    ///
-    /// ```swift
-    /// let page = Future.retry(
-    ///     3, delay: .seconds(1), while: { FuturesError.isTransient($0) && !($0 is AuthError) }
-    /// ) {
-    ///     api.fetchPage()
-    /// }
-    /// ```
-    ///
-    /// Same as ``retry(_:backoff:clock:while:file:line:_:)`` with `.constant(delay)`; see there for the details.
-    public static func retry(
-        _ attempts: Int,
-        delay: Duration = .zero,
-        clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        _ operation: @escaping @Sendable () -> Future<T, E>
-    ) -> Future<T, E> {
-        retry(attempts, backoff: .constant(delay), clock: clock, while: shouldRetry, file: file, line: line, operation)
-    }
-
-    /// ``retry(_:delay:clock:while:file:line:_:)`` that fails with `cancellationError` when cancellation is
-    /// requested during a wait between attempts (for failure types that cannot hold
-    /// ``FuturesError/cancelled``).
-    ///
-    /// Same as ``retry(_:backoff:clock:while:failingWith:file:line:_:)`` with `.constant(delay)`.
-    public static func retry(
-        _ attempts: Int,
-        delay: Duration = .zero,
-        clock: some Clock<Duration> = ContinuousClock(),
-        while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
-        failingWith cancellationError: E,
-        file: StaticString = #fileID,
-        line: UInt = #line,
-        _ operation: @escaping @Sendable () -> Future<T, E>
-    ) -> Future<T, E> {
-        retry(
-            attempts, backoff: .constant(delay), clock: clock, while: shouldRetry,
-            failingWith: cancellationError, file: file, line: line, operation)
-    }
-
     /// Runs `operation` until its future succeeds, at most `attempts` times, waiting between attempts
     /// as `backoff` says, on `clock`.
     ///
     /// `operation` is a factory: a future is work already running, so each attempt needs a new one.
+    ///
+    /// ```swift
+    /// let page = Future.retry(3, backoff: .constant(.seconds(1))) {
+    ///     api.fetchPage()
+    /// }
+    /// ```
     ///
     /// - Attempts: `attempts` counts every attempt, the first included (`retry(3)` tries up to three
     ///   times); values below 1 count as 1. The first attempt starts now, on the calling thread; later
@@ -81,7 +43,7 @@ extension Future {
     ///   passes on (`… →` when that attempt was untraced); a `failingWith:` error starts at `retry`.
     public static func retry(
         _ attempts: Int,
-        backoff: RetryBackoff,
+        backoff: RetryBackoff = .immediate,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
         file: StaticString = #fileID,
@@ -101,7 +63,7 @@ extension Future {
     /// is as in ``retry(_:backoff:clock:while:file:line:_:)``.
     public static func retry(
         _ attempts: Int,
-        backoff: RetryBackoff,
+        backoff: RetryBackoff = .immediate,
         clock: some Clock<Duration> = ContinuousClock(),
         while shouldRetry: @escaping @Sendable (E) -> Bool = FuturesError.isTransient,
         failingWith cancellationError: E,

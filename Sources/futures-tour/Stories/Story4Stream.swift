@@ -10,8 +10,7 @@ func storyStream(_ client: SiteClient) async -> StoryRow {
     let before = client.site.server.requestCount
     let clock = Stopwatch()
     let news = StreamPromise<String>(capacity: 2)
-    let late = Mutex<[String]>([])
-    let lateDone = Promise<Void, Never>()
+    let lateReader = Mutex<Task<[String], any Error>?>(nil)
 
     // The live reader: an AsyncSequence loop that ends when the producer finishes the stream.
     let live = Task {
@@ -26,11 +25,19 @@ func storyStream(_ client: SiteClient) async -> StoryRow {
             guard !data.isEmpty else { return Future(value: index + 1) }  // 204: no more news
             news.success(String(decoding: data, as: UTF8.self))
             if index + 1 == 3 {
-                // The late reader joins after the fourth headline: it is replayed the last two.
-                news.stream.onSuccess(context: immediateExecutionContext) { headline in
-                    late.withLock { $0.append(headline) }
+                // The late reader joins after the fourth headline: it is replayed the last two, then gets
+                // the live ones. The producer polls on once the reader's loop has subscribed.
+                let subscribed = Promise<Void, Never>()
+                lateReader.withLock {
+                    $0 = Task {
+                        var reader = news.stream.makeAsyncIterator()
+                        subscribed.success(())
+                        var read: [String] = []
+                        while let headline = try await reader.next() { read.append(headline) }
+                        return read
+                    }
                 }
-                news.stream.onFinish(context: immediateExecutionContext) { _ in lateDone.success(()) }
+                return subscribed.future.promoteError().flatMap(immediateExecutionContext) { poll(after: index + 1) }
             }
             return poll(after: index + 1)
         }
@@ -39,8 +46,7 @@ func storyStream(_ client: SiteClient) async -> StoryRow {
     news.finish()
 
     let liveRead = (try? await live.value) ?? []
-    await lateDone.future.get()
-    let lateRead = late.withLock { $0 }
+    let lateRead = (try? await lateReader.withLock { $0 }?.value) ?? []
     say("the producer published \(published) headlines, polling the site once for each")
     say("live reader (for try await): \(liveRead.count) headlines, from \"\(liveRead.first ?? "")\" on")
     say(

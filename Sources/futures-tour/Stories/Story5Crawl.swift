@@ -14,7 +14,9 @@ func storyCrawl(_ client: SiteClient) async -> [StoryRow] {
     let crawl = CrawlState(total: TourSite.pageCount)
 
     @Sendable func fetch(_ page: Int) -> Future<Data, SiteError> {
-        Future<Data, SiteError>.retry(3, delay: .milliseconds(20), while: { $0.isTransient }, failingWith: .cancelled) {
+        Future<Data, SiteError>.retry(
+            3, backoff: .constant(.milliseconds(20)), while: { $0.isTransient }, failingWith: .cancelled
+        ) {
             crawl.attempted()
             return client.send("/site/\(page)").timeout(after: .milliseconds(400), failingWith: .timedOut)
         }

@@ -243,7 +243,7 @@
         func retryAttempts() async throws {
             let attempts = LockedBox(0)
             let retried = tracer.withSpan("request") { _ in
-                Future<Int, any Error>.retry(3, delay: .milliseconds(2)) {
+                Future<Int, any Error>.retry(3, backoff: .constant(.milliseconds(2))) {
                     let number = attempts.withValue { count -> Int in
                         count += 1
                         return count

@@ -257,15 +257,17 @@ struct FailureTraceTests {
     @Test func retryCancelledDuringAWaitStartsTheTraceWithACancellationErrorOrContinuesTheLastAttempt() {
         FuturesDiagnostics.withFailureTracing {
             let clock = RecordingClock()
-            let ownError = Future<Int, Flop>.retry(3, delay: .seconds(1), clock: clock, failingWith: .gaveUp) {
+            let ownError = Future<Int, Flop>.retry(
+                3, backoff: .constant(.seconds(1)), clock: clock, failingWith: .gaveUp
+            ) {
                 Future(error: .attempt)
             }
-            let o = UInt(#line - 3)
+            let o = UInt(#line - 5)
             ownError.requestCancellation()
             #expect(ownError.error == .gaveUp)
             #expect(ownError.failureTrace?.steps == [step("retry", o)])
             #expect(ownError.failureTrace?.isComplete == true)
-            let lastFailure = Future<Int, Flop>.retry(3, delay: .seconds(1), clock: clock) {
+            let lastFailure = Future<Int, Flop>.retry(3, backoff: .constant(.seconds(1)), clock: clock) {
                 Promise<Int, Flop>().failing(.attempt)
             }
             let (l, p) = (UInt(#line - 3), UInt(#line - 2))

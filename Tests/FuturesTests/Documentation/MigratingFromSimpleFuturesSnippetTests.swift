@@ -6,27 +6,32 @@ import Testing
 // drift apart.
 @Suite("Docs: Migrating from SimpleFutures")
 struct MigratingFromSimpleFuturesSnippetTests {
-    @Test func completeWithFollowsAFutureOrAStream() async throws {
-        let dependentFuture = Future<Int, any Error>(value: 1)
-        let source = StreamPromise<Int>()
-        let dependentStream = source.stream
+    @Test func aPromiseFollowsAnotherFuture() async throws {
+        let source = Promise<Int, any Error>()
+        let dependentFuture = source.future
 
         let another = Promise<Int, any Error>()
-        // or completeWith(context:future:)
-        another.completeWith(future: dependentFuture)
+        another.completeWith(dependentFuture)
         let anotherFuture = another.future
 
-        let anotherStream = StreamPromise<Int>()
-        anotherStream.completeWith(future: dependentFuture)
-        anotherStream.completeWith(stream: dependentStream)
-
+        #expect(!anotherFuture.isCompleted)
+        source.success(1)
         #expect(try await anotherFuture.get() == 1)
-        source.success(2)
-        var values: [Int] = []
-        for try await value in anotherStream.stream {
-            values.append(value)
-            if values.count == 2 { break }
-        }
-        #expect(values.sorted() == [1, 2])
     }
+
+    @Test func aThrowingTransformIsAFlatMapIntoAResult() async throws {
+        let halved = Future<Int, any Error>(value: 8).flatMap { value in Future(result: Result { try transform(value) })
+        }
+        #expect(try await halved.get() == 4)
+        let odd = Future<Int, any Error>(value: 3).flatMap { value in Future(result: Result { try transform(value) }) }
+        await #expect(throws: OddNumber.self) { try await odd.get() }
+    }
+}
+
+private struct OddNumber: Error {}
+
+/// Halves an even number; throws for an odd one.
+private func transform(_ value: Int) throws -> Int {
+    guard value.isMultiple(of: 2) else { throw OddNumber() }
+    return value / 2
 }

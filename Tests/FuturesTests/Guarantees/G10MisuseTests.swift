@@ -113,7 +113,7 @@ extension Guarantees {
                 let pending = Future<Int, Never>()
                 let timedOut = pending.timeout(after: huge)
                 let delayed = Future<Int, Never>(value: 1).delay(for: huge)
-                let retried = Future<Int, GError>.retry(3, delay: huge) { Future(error: .failed(0)) }
+                let retried = Future<Int, GError>.retry(3, backoff: .constant(huge)) { Future(error: .failed(0)) }
                 let backoff = Future<Int, GError>.retry(
                     100, backoff: .exponential(initial: huge, multiplier: 1e300, maximum: huge)
                 ) { Future(error: .failed(0)) }

@@ -99,7 +99,7 @@ struct FuturesErrorTransientTests {
         #expect(task.result?.error is CancellationError)
 
         let wrapped = retry(entry, failingWith: [TimeoutError<FuturesError>.timedOut, .failure(.cancelled)]) {
-            Future<Int, TimeoutError<FuturesError>>.retry(5, delay: .zero, $0)
+            Future<Int, TimeoutError<FuturesError>>.retry(5, backoff: .constant(.zero), $0)
         }
         #expect(wrapped.calls == 2)
         #expect(wrapped.result?.error == .failure(.cancelled))
@@ -146,7 +146,7 @@ struct FuturesErrorTransientTests {
         limiter.close()
         let calls = Counter()
         let ran = Counter()
-        let retried = Future<Int, any Error>.retry(5, delay: .seconds(1), clock: RecordingClock()) {
+        let retried = Future<Int, any Error>.retry(5, backoff: .constant(.seconds(1)), clock: RecordingClock()) {
             calls.increment()
             return limiter.submit {
                 ran.increment()
@@ -165,7 +165,7 @@ struct FuturesErrorTransientTests {
         let limiter = ConcurrencyLimiter(maxConcurrent: 1)
         let calls = Counter()
         let ran = Counter()
-        let retried = Future<Int, any Error>.retry(5, delay: .seconds(1), clock: clock) {
+        let retried = Future<Int, any Error>.retry(5, backoff: .constant(.seconds(1)), clock: clock) {
             calls.increment()
             return limiter.submit {
                 ran.increment()

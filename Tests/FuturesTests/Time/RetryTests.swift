@@ -42,7 +42,7 @@ struct RetryTests {
         let clock = RecordingClock()
         var waits = clock.waits.makeAsyncIterator()
         let calls = Counter()
-        let retried = Future<String, Flaky>.retry(5, delay: .milliseconds(250), clock: clock) {
+        let retried = Future<String, Flaky>.retry(5, backoff: .constant(.milliseconds(250)), clock: clock) {
             calls.increment() < 3 ? Future(error: .transient(calls.value)) : Future(value: "ok")
         }
         for _ in 0..<2 {
@@ -61,7 +61,7 @@ struct RetryTests {
         let asked = Recorder<Flaky>()
         let retried = Future<Int, Flaky>.retry(
             10,
-            delay: .seconds(1),
+            backoff: .constant(.seconds(1)),
             clock: clock,
             while: { error in
                 asked.append(error)
@@ -101,7 +101,7 @@ struct RetryTests {
         var waits = clock.waits.makeAsyncIterator()
         var endings = clock.endings.makeAsyncIterator()
         let calls = Counter()
-        let typed = Future<Int, Flaky>.retry(3, delay: .seconds(1), clock: clock) {
+        let typed = Future<Int, Flaky>.retry(3, backoff: .constant(.seconds(1)), clock: clock) {
             Future(error: .transient(calls.increment()))
         }
         _ = await waits.next()
@@ -110,7 +110,7 @@ struct RetryTests {
         #expect(await endings.next() == .cancelled)
         #expect(calls.value == 1)
 
-        let untyped = Future<Int, any Error>.retry(3, delay: .seconds(1), clock: clock) {
+        let untyped = Future<Int, any Error>.retry(3, backoff: .constant(.seconds(1)), clock: clock) {
             Future(error: Flaky.fatal(0))
         }
         _ = await waits.next()

@@ -108,7 +108,7 @@ struct HugeDurationTests {
         let clock = RecordingClock()
         var waits = clock.waits.makeAsyncIterator()
         let calls = Counter()
-        let retried = Future<Int, Flaky>.retry(2, delay: .seconds(Int64.max), clock: clock) {
+        let retried = Future<Int, Flaky>.retry(2, backoff: .constant(.seconds(Int64.max)), clock: clock) {
             calls.increment() == 1 ? Future(error: .transient(1)) : Future(value: 2)
         }
         #expect(await waits.next() == longest)
@@ -262,7 +262,7 @@ struct RetryCancellationTests {
         var waits = clock.waits.makeAsyncIterator()
         var endings = clock.endings.makeAsyncIterator()
         let calls = Counter()
-        let retried = Future<Int, any Error>.retry(5, delay: .seconds(1), clock: clock) {
+        let retried = Future<Int, any Error>.retry(5, backoff: .constant(.seconds(1)), clock: clock) {
             Future(error: Flaky.transient(calls.increment()))
         }
         _ = await waits.next()
@@ -278,7 +278,9 @@ struct RetryCancellationTests {
         var waits = clock.waits.makeAsyncIterator()
         var endings = clock.endings.makeAsyncIterator()
         let calls = Counter()
-        let retried = Future<Int, Flaky>.retry(5, delay: .seconds(1), clock: clock, failingWith: .fatal(-7)) {
+        let retried = Future<Int, Flaky>.retry(
+            5, backoff: .constant(.seconds(1)), clock: clock, failingWith: .fatal(-7)
+        ) {
             Future(error: .transient(calls.increment()))
         }
         _ = await waits.next()
@@ -421,7 +423,7 @@ struct RetryCancellationTests {
         let clock = RecordingClock()
         var waits = clock.waits.makeAsyncIterator()
         let calls = Counter()
-        let retried = Future<Int, Flaky>.retry(2, delay: .seconds(1), clock: clock) {
+        let retried = Future<Int, Flaky>.retry(2, backoff: .constant(.seconds(1)), clock: clock) {
             calls.increment() == 1 ? Future(error: .transient(1)) : Future(value: 2)
         }
         _ = await waits.next()

@@ -69,7 +69,7 @@
             let attempts = Counter()
             let retried = await onClock(kind, waits: backoff == .zero ? 0 : 2) { clock in
                 tracer.withSpan("request") { _ in
-                    Future<Int, any Error>.retry(3, delay: backoff, clock: clock) {
+                    Future<Int, any Error>.retry(3, backoff: .constant(backoff), clock: clock) {
                         let number = attempts.increment()
                         tracer.withSpan("attempt \(number)") { _ in }
                         // Each attempt ends later, from another queue in another trace: with no back-off the
@@ -97,7 +97,7 @@
             let attempts = Counter()
             let retried = await onClock(kind, waits: 2) { clock in
                 tracer.withSpan("request") { _ in
-                    Future<Int, any Error>.retry(3, delay: .milliseconds(1), clock: clock) {
+                    Future<Int, any Error>.retry(3, backoff: .constant(.milliseconds(1)), clock: clock) {
                         let number = attempts.increment()
                         tracer.withSpan("attempt \(number)") { _ in }
                         return number < 3 ? Future(error: Flaky.transient(number)) : Future(value: number)
