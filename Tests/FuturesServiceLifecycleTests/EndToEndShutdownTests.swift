@@ -251,9 +251,9 @@
         let client: BackendClient
         let ledger: Ledger
         let logger: Logger
-        private let submitted = Mutex<[Job]>([])
+        private let submitted = LockedBox<[Job]>([])
         private let lastID = Atomic<Int>(0)
-        private let submitCall = Mutex<UInt>(0)
+        private let submitCall = LockedBox<UInt>(0)
 
         /// The most quick jobs, a guard against a runaway chain (the shutdown ends it long before).
         static let quickBudget = 20_000
@@ -269,9 +269,9 @@
             self.logger = logger
         }
 
-        var jobs: [Job] { submitted.withLock { $0 } }
+        var jobs: [Job] { submitted.withValue { $0 } }
         /// The line of the runner's `limiter.submit` call.
-        var submitLine: UInt { submitCall.withLock { $0 } }
+        var submitLine: UInt { submitCall.withValue { $0 } }
 
         /// Submits a job; its future completes with the body, or the last attempt's failure, or the
         /// shutdown's.
@@ -284,7 +284,7 @@
                 span.attributes["job.id"] = id
                 return inFlight.add(retrying(kind, id))
             }
-            submitted.withLock { $0.append(Job(id: id, kind: kind, future: future)) }
+            submitted.withValue { $0.append(Job(id: id, kind: kind, future: future)) }
             future.onComplete(immediateExecutionContext) { [self] result in
                 switch result {
                 case .success:
@@ -306,7 +306,7 @@
                 let attempt = limiter.submit(timeout: kind.attemptTimeout) { [self] in
                     self.attempt(kind, id)
                 }
-                submitCall.withLock { $0 = submitLine }
+                submitCall.withValue { $0 = submitLine }
                 return attempt
             }
         }
@@ -377,7 +377,7 @@
 
         init(ledger: Ledger) throws {
             let gate = Gate()
-            let served = Mutex<[String: Int]>([:])
+            let served = LockedBox<[String: Int]>([:])
             self.gate = gate
             self.server = try LoopbackHTTPServer(handler: { request in
                 let kind = request.query["kind"] ?? "?"
@@ -387,7 +387,7 @@
                 case "/quick":
                     return .init(body: "done \(job)")
                 case "/flaky":
-                    let seen = served.withLock { counts in
+                    let seen = served.withValue { counts in
                         counts[job, default: 0] += 1
                         return counts[job, default: 0]
                     }
@@ -438,7 +438,7 @@
 
         /// Sessions are kept until the process exits (see `makeLoopbackSession()` in FuturesTests: one
         /// dropped without being invalidated leaves connection state that LeakSanitizer reports).
-        static let sessions = Mutex<[URLSession]>([])
+        static let sessions = LockedBox<[URLSession]>([])
 
         init() {
             let configuration = URLSessionConfiguration.ephemeral
@@ -447,7 +447,7 @@
             configuration.timeoutIntervalForRequest = 1_800
             configuration.timeoutIntervalForResource = 1_800
             let session = URLSession(configuration: configuration)
-            Self.sessions.withLock { $0.append(session) }
+            Self.sessions.withValue { $0.append(session) }
             self.session = session
         }
 
@@ -487,6 +487,10 @@
 
     /// Counters the runner, the backend and the limiter's observer update from any thread, and the waits
     /// of the test for conditions on them (no sleeping: each update checks the waits).
+    ///
+    /// This file's shared state is behind the library's `LockedBox`, not a `Mutex`: many threads update it
+    /// at once, and a contended `Mutex` on Linux hands ownership over through a futex that
+    /// ThreadSanitizer cannot see (it reports false races).
     final class Ledger: Sendable {
         /// A snapshot of the counters (absent ones are 0).
         struct Counts: Sendable {
@@ -494,23 +498,23 @@
             subscript(key: String) -> Int { values[key, default: 0] }
         }
 
-        private struct Waiter {
+        private struct Waiter: Sendable {
             let condition: @Sendable (Counts) -> Bool
             let promise: Promise<Void, Never>
         }
 
-        private struct State {
+        private struct State: Sendable {
             var counts = Counts()
             var waiters: [Waiter] = []
         }
 
-        private let state = Mutex(State())
+        private let state = LockedBox(State())
 
-        subscript(key: String) -> Int { state.withLock { $0.counts[key] } }
+        subscript(key: String) -> Int { state.withValue { $0.counts[key] } }
 
         /// Adds `amount` to the counter `key`, and ends the waits whose condition now holds (after the lock).
         func add(_ key: String, _ amount: Int = 1) {
-            let ready = state.withLock { state -> [Promise<Void, Never>] in
+            let ready = state.withValue { state -> [Promise<Void, Never>] in
                 state.counts.values[key, default: 0] += amount
                 var ready: [Promise<Void, Never>] = []
                 state.waiters.removeAll { waiter in
@@ -526,7 +530,7 @@
         /// Returns once `condition` holds.
         func until(_ condition: @escaping @Sendable (Counts) -> Bool) async {
             let promise = Promise<Void, Never>()
-            let holds = state.withLock { state -> Bool in
+            let holds = state.withValue { state -> Bool in
                 if condition(state.counts) { return true }
                 state.waiters.append(Waiter(condition: condition, promise: promise))
                 return false
