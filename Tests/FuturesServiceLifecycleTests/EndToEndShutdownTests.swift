@@ -52,8 +52,8 @@
                 // The test's own probe in the registry: asked when the drain has closed the limiter and the
                 // registry (after it set its deadline); it then ends, as cooperative work does.
                 let probe = CooperativeWork()
-                runner.inFlight.add(probe.future).onComplete(immediateExecutionContext) { _ in ledger.add("probe.done")
-                }
+                let probed = runner.inFlight.add(probe.future)
+                probed.onComplete(immediateExecutionContext) { _ in ledger.add("probe.done") }
 
                 let clock = TestClock()
                 let drain = DrainingService(
