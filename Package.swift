@@ -278,6 +278,11 @@ let package = Package(
                 "FuturesTestSupport",
                 "FuturesServiceLifecycle",
                 "Futures",
+                // The end-to-end shutdown test: a job runner with metrics and spans against a loopback backend
+                // (its file is guarded by `#if ServiceLifecycle && Metrics && Tracing`).
+                "FuturesMetrics",
+                "FuturesTracing",
+                "LoopbackHTTP",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
@@ -287,6 +292,12 @@ let package = Package(
                     condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing",
+                    condition: .when(traits: ["Tracing"])),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

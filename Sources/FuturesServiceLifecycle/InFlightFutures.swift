@@ -34,8 +34,9 @@
     /// The registry holds each added future until it completes (so that it can ask it, and so that
     /// ``whenIdle()`` can count it), and watches it with an observer that is not a consumer (it never holds
     /// back a cancellation request). A future that never completes stays until the registry is released
-    /// or a drain ends it. The returned future does not count as looking at the added one's failure: a
-    /// failure nobody handles is reported once, for the added future (`FuturesDiagnostics.unobservedFailures`).
+    /// or a drain ends it. The returned future stands for the added one's failure too: handling it (a
+    /// callback, `get()`, a derived future) is handling the added one's, and a failure nobody handles is
+    /// reported once, for the returned future (`FuturesDiagnostics.unobservedFailures`).
     public final class InFlightFutures: Sendable {
         private struct State: Sendable {
             /// The futures in flight, by registration number.
@@ -178,8 +179,9 @@
             line: UInt
         ) -> Future<T, E> {
             let output = Future<T, E>.produced("add", file: file, line: line)
-            // The source reports its own failure if nobody handles it: the stand-in is not reported again.
-            output.markObserved()
+            // The stand-in carries the source's failure: handling it is handling the source's, and a failure
+            // nobody handles is reported once, for the stand-in, not for the source.
+            source.markObserved()
             // A request on the stand-in is a request on the added future.
             output.onCancellationRequested { [weak source] in source?.requestCancellation() }
             let entry = InFlightEntryOf(

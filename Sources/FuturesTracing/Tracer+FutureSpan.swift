@@ -22,7 +22,9 @@
         ///   same result: code chained on the returned future sees the span ended. On a failure it records
         ///   the error (`recordError`) and sets the status `.error`. The attribute `futures.outcome` says how
         ///   the work ended: `success`, `failure`, `cancelled` (a failure with `FuturesError.cancelled` or
-        ///   `CancellationError`; status `.error` with the message `cancelled`), or `abandoned`.
+        ///   `CancellationError`; status `.error` with the message `cancelled`), `shutdown` (a failure with
+        ///   `FuturesError.shutDown`: a drain at shutdown gave up on the work, `DrainingService` in
+        ///   `FuturesServiceLifecycle`; status `.error` with the message `shut down`), or `abandoned`.
         /// - Cancellation: a request on the returned future sets the attribute
         ///   `futures.cancellation_requested` to `true`, adds an event of that name, and reaches the work's
         ///   future as one of its consumers (GUARANTEES.md G8). The work decides how it ends; the span ends
@@ -68,7 +70,8 @@
     /// The same as ``Tracing/Tracer/withFutureSpan(_:context:ofKind:function:file:line:_:)`` on the
     /// bootstrapped tracer (or the task-local one of `withTracer`): `operation` runs at once with the
     /// span's context current, the span ends when the work's future completes (just before the returned
-    /// future does), and it records failures, cancellation requests and abandoned work as described there.
+    /// future does), and it records failures, cancellations, shutdowns, cancellation requests and abandoned
+    /// work as described there.
     ///
     /// - Parameters:
     ///   - operationName: The span's name.
@@ -136,12 +139,22 @@
             case .success:
                 span.attributes["futures.outcome"] = "success"
             case .failure(let error):
-                let cancelled = error is CancellationError || (error as? FuturesError) == .cancelled
-                span.attributes["futures.outcome"] = cancelled ? "cancelled" : "failure"
+                let (outcome, message) = Self.outcome(of: error)
+                span.attributes["futures.outcome"] = outcome
                 span.recordError(error)
-                span.setStatus(SpanStatus(code: .error, message: cancelled ? "cancelled" : nil))
+                span.setStatus(SpanStatus(code: .error, message: message))
             }
             span.end()
+        }
+
+        /// The `futures.outcome` of a failure, and the message of its `.error` status.
+        static func outcome(of error: any Error) -> (outcome: String, message: String?) {
+            if error is CancellationError { return ("cancelled", "cancelled") }
+            switch error as? FuturesError {
+            case .cancelled: return ("cancelled", "cancelled")
+            case .shutDown: return ("shutdown", "shut down")
+            default: return ("failure", nil)
+            }
         }
 
         /// Whether this call is the one that ends the span.

@@ -75,12 +75,28 @@ public final class LoopbackHTTPServer: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let handler: @Sendable (Request) -> Reply
     private let onAbandoned: @Sendable (Request) -> Void
-    private let counters = Mutex(Counters())
+    /// Behind an `NSLock` rather than a `Mutex`: connection threads update it at once, and a contended
+    /// `Mutex` on Linux hands ownership over through a futex that ThreadSanitizer cannot see (it reported
+    /// false races here).
+    private let counters = LockedCounters()
 
     private struct Counters {
         var requests = 0
         var abandoned = 0
         var paths: [String] = []
+    }
+
+    /// The counters and their lock.
+    private final class LockedCounters: @unchecked Sendable {
+        // `@unchecked Sendable`: `value` is only touched while `lock` is held.
+        private let lock = NSLock()
+        private var value = Counters()
+
+        func withLock<R>(_ body: (inout Counters) -> R) -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&value)
+        }
     }
 
     /// Starts a server on an ephemeral port of 127.0.0.1.

@@ -294,19 +294,21 @@
 
     /// Keeps every message logged through it.
     final class CapturingLogHandler: LogHandler, @unchecked Sendable {
-        // `@unchecked Sendable`: `entries` is behind a `Mutex`; `metadata` and `logLevel` are set only while
-        // the logger is made, before it is shared.
+        // `@unchecked Sendable`: `entries` is behind a lock; `metadata` and `logLevel` are set only while the
+        // logger is made, before it is shared. The lock is the library's `LockedBox`, not a `Mutex`: the
+        // end-to-end test logs from many threads at once, and a contended `Mutex` on Linux hands ownership
+        // over through a futex that ThreadSanitizer cannot see (false races).
         struct Entry: Sendable {
             let level: Logger.Level
             let message: String
             let metadata: Logger.Metadata
         }
 
-        private let logged = Mutex<[Entry]>([])
+        private let logged = LockedBox<[Entry]>([])
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
 
-        var entries: [Entry] { logged.withLock { $0 } }
+        var entries: [Entry] { logged.value }
 
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
@@ -314,7 +316,7 @@
         }
 
         func log(event: LogEvent) {
-            logged.withLock {
+            logged.withValue {
                 $0.append(Entry(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:]))
             }
         }

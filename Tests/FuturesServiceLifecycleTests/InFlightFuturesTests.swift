@@ -79,6 +79,36 @@
             #expect(idle.isCompleted)
         }
 
+        @Test("A failure handled through the returned future is not reported; one nobody handles is, once")
+        func theReturnedFutureStandsForTheAddedOnesFailure() {
+            let reports = Mutex<[FuturesDiagnostic]>([])
+            FuturesDiagnostics.withHandler({ diagnostic in reports.withLock { $0.append(diagnostic) } }) {
+                let inFlight = InFlightFutures()
+                do {
+                    let work = Promise<Int, TypedFailure>()
+                    let handled = Mutex<Bool>(false)
+                    inFlight.add(work.future).onFailure(immediateExecutionContext) { _ in
+                        handled.withLock { $0 = true }
+                    }
+                    work.failure(.broken)
+                    #expect(handled.withLock { $0 })
+                }
+                #expect(reports.withLock { $0.isEmpty })  // the added future's failure was handled, too
+                do {
+                    _ = inFlight.add(Future<Int, TypedFailure>(error: .broken))
+                }
+                let unobserved = reports.withLock { $0 }.filter {
+                    if case .unobservedFailure = $0 { true } else { false }
+                }
+                // Reported once, for the returned future, a `Future<Int, any Error>` (unless another suite turned
+                // the process-wide policy off meanwhile).
+                #expect(unobserved.count <= 1)
+                if case .unobservedFailure(let type, let error, _, _, _)? = unobserved.first {
+                    #expect(type == "Future<Int, Error>" && error == "broken")
+                }
+            }
+        }
+
         @Test("A consumer handle of shared work withdraws only the service's interest")
         func aConsumerHandleAsksSharedWorkOnlyWhenEveryConsumerAsked() {
             let shared = StubbornWork()

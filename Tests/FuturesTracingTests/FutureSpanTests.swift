@@ -80,6 +80,19 @@
             #expect(span.status == SpanStatus(code: .error, message: "cancelled"))
         }
 
+        @Test("A future a drain ended at shutdown ends its span with the shutdown")
+        func aShutdownIsRecorded() async throws {
+            let promise = Promise<Int, any Error>()
+            let ended = tracer.withFutureSpan("left over") { _ in promise.future }
+            // What `DrainingService` does to the futures of the work it gave up on.
+            promise.failure(FuturesError.shutDown)
+            await #expect(throws: FuturesError.shutDown) { try await ended.get() }
+            let span = try #require(finished("left over"))
+            #expect(span.attributes["futures.outcome"]?.toSpanAttribute() == "shutdown")
+            #expect(span.status == SpanStatus(code: .error, message: "shut down"))
+            #expect(span.errors.map { $0.error as? FuturesError } == [.shutDown])
+        }
+
         @Test("Work that can never complete ends its span as abandoned")
         func abandonedWorkEndsTheSpan() {
             FuturesDiagnostics.withHandler({ _ in }) {  // the dropped promise is reported: expected here
