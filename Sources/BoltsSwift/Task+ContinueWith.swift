@@ -4,17 +4,17 @@ import Futures
 // uses `continueWith`, `continueOnSuccessWith` or `continueOnErrorWith`; one that returns a task uses the
 // `…Task` name. Each is generic only in what the closure returns, so chains type-check at once.
 //
-// Each writes its step once, a closure literal: what the new task completes with, from this task's outcome
-// (when the closure runs: always, on a success, on a fault with an error of a type; what it returns: a value,
-// or a task to follow). Each forwards it to the one continuation, `continued`, which has the two paths of the
-// core's combinators: on `.immediate` over a completed task, the step runs at once and the new task is built
-// from its answer (`continuedNow`); otherwise the new task is derived from this one at the caller's `file`
-// and `line`, and stores the step. Each is `@inline(__always)`, as `continued` is: inlined into the caller,
-// the closure literal is known, and the stored step captures what the closure captures instead of boxing
-// the closure. `continueWith`, the form that ends most chains (Bolts-Swift has no continuation that returns
-// nothing), has its own slow path: it derives a `ContinueWithTask`, which stores the caller's closure
-// itself, so a closure that captures something costs no box even where the compiler keeps the call out of
-// line.
+// Each has the two paths of the core's combinators, as `map` and `flatMap` have: on `.immediate` over a
+// completed task, the work runs at once and the new task is built from its answer (`continuedNow`);
+// otherwise the new task, which stores the caller's closure itself, is derived from this one through the
+// core's `derive(after:)` at the caller's `file` and `line`. The success and error forms write their work
+// once, as a form (`OnSuccess`, `OnFault`: what the new task completes with, from this task's outcome and
+// the closure), which both paths run (`continued`); `continueWith` and `continueWithTask`, whose closure
+// receives the task, write both paths themselves. Whatever the closure captures, a continuation of a
+// pending task costs one object, its new task, as a core `map` does: no wrapper closure, no box. (The one
+// exception, off the success path: the error forms that take `any Error` hand their closure to the
+// generic form, whose input is passed indirectly, through a reabstraction thunk, itself a box.) Each is
+// `@inline(__always)`, as `continued` is, so the fast path is compiled in the caller.
 
 extension Task {
     // MARK: - continueWith
@@ -45,7 +45,7 @@ extension Task {
         if let now = continuedNow(executor, { _ in Task<S>(completed: settle { try continuation(self) }) }) {
             return now
         }
-        let next = ContinueWithTask<S, TResult>(source: self, continuation: continuation)
+        let next = ContinueWithContinuation<S, TResult>(source: self, continuation: continuation)
         next.derive(after: self, executor.context, step: "continueWith", file: file, line: line) { _ in
             next.fire()
         }
@@ -72,9 +72,14 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<S> {
-        continued(
-            executor, "continueWithTask", file, line, passing: true,
-            { _, task in .following { try continuation(task!) } })
+        if let now = continuedNow(executor, { _ in Next<S>.following { try continuation(self) }.newTask }) {
+            return now
+        }
+        let next = ContinueWithTaskContinuation<S, TResult>(source: self, continuation: continuation)
+        next.derive(after: self, executor.context, step: "continueWithTask", file: file, line: line) { _ in
+            next.fire()
+        }
+        return next
     }
 
     // MARK: - continueOnSuccessWith
@@ -102,9 +107,7 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<S> {
-        continued(
-            executor, "continueOnSuccessWith", file, line, passing: false,
-            { result, _ in .onSuccess(result) { value in .value { try continuation(value) } } })
+        continued(OnSuccess<TResult, S>.self, continuation, executor, "continueOnSuccessWith", file, line)
     }
 
     /// Runs `continuation` with the result if this task succeeds and continues with the task it returns;
@@ -126,9 +129,7 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<S> {
-        continued(
-            executor, "continueOnSuccessWithTask", file, line, passing: false,
-            { result, _ in .onSuccess(result) { value in .following { try continuation(value) } } })
+        continued(OnSuccess<TResult, S>.self, continuation, executor, "continueOnSuccessWithTask", file, line)
     }
 
     // MARK: - continueOnErrorWith
@@ -159,9 +160,7 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        continued(
-            executor, "continueOnErrorWith", file, line, passing: false,
-            { result, _ in .onFault(result, as: E.self) { error in .value { try continuation(error) } } })
+        continued(OnFault<TResult, E>.self, continuation, executor, "continueOnErrorWith", file, line)
     }
 
     /// Runs `continuation` with the error if this task faults, to recover with a result; a success or a
@@ -183,9 +182,7 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        continued(
-            executor, "continueOnErrorWith", file, line, passing: false,
-            { result, _ in .onFault(result, as: (any Error).self) { error in .value { try continuation(error) } } })
+        continued(OnFault<TResult, any Error>.self, continuation, executor, "continueOnErrorWith", file, line)
     }
 
     /// Runs `continuation` with the error if this task faults with an error of type `E` and continues with
@@ -207,9 +204,7 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        continued(
-            executor, "continueOnErrorWithTask", file, line, passing: false,
-            { result, _ in .onFault(result, as: E.self) { error in .following { try continuation(error) } } })
+        continued(OnFault<TResult, E>.self, continuation, executor, "continueOnErrorWithTask", file, line)
     }
 
     /// Runs `continuation` with the error if this task faults and continues with the task it returns; a
@@ -231,18 +226,16 @@ extension Task {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Task<TResult> {
-        continued(
-            executor, "continueOnErrorWithTask", file, line, passing: false,
-            { result, _ in .onFault(result, as: (any Error).self) { error in .following { try continuation(error) } } })
+        continued(OnFault<TResult, any Error>.self, continuation, executor, "continueOnErrorWithTask", file, line)
     }
 
-    // MARK: - The one continuation
+    // MARK: - The continuations' two paths
 
     /// The fast path of every continuation, the core combinators' (`ifCompleted`): on `.immediate` over a
     /// completed task, `make` runs right here, through the trampoline, and builds the new task from this
     /// task's outcome, with no callback registered. `nil`, with nothing run, when the task is pending, the
     /// executor is another one, failure tracing is on, or the trampoline has no frame left: the caller
-    /// then derives the new task (``continued(_:_:_:_:passing:_:)``).
+    /// then derives the new task.
     @inlinable
     @inline(__always)
     func continuedNow<S>(
@@ -255,31 +248,48 @@ extension Task {
         return ifCompleted(make)
     }
 
-    /// Every continuation but `continueWith`'s slow path, and ``executeWithTask(_:closure:file:line:)``:
-    /// `step` answers, from this task's outcome and this task itself when `passing` (for the forms whose
-    /// closure receives it; else `nil`), what the new task completes with.
+    /// The success and error forms whose closure returns a value: `Form` answers, from this task's outcome
+    /// and the caller's `closure`, what the new task completes with.
     ///
-    /// `step` is an autoclosure around the form's closure literal, so the closure is made on the path that
-    /// runs it: the fast path (``continuedNow(_:_:)``) calls it at once, and the compiler, seeing it whole,
-    /// allocates nothing for it. Otherwise the new task is derived from this one through the core's dependency
-    /// primitive (`derive(after:)`: one consumer of this task, a callback on the executor's context,
-    /// released once it has run), so it has the core's guarantees: continuations of one task are
-    /// independent, stack-safe on `.immediate` and `.default` at any depth, cancellation requests travel
-    /// upstream as one consumer's ask (G8), and the step is named `name` at the caller's `file`:`line` in
-    /// failure traces and the pending-futures report. The new task carries the step (and this task when
-    /// `passing`) until the step runs.
+    /// The fast path (``continuedNow(_:_:)``) runs `Form`'s work at once. Otherwise the new task, a
+    /// ``ValueContinuation`` that stores `closure` itself, is derived from this one through the core's
+    /// dependency primitive (`derive(after:)`: one consumer of this task, a callback on the executor's
+    /// context that captures the new task alone, released once it has run), so it has the core's
+    /// guarantees: continuations of one task are independent, stack-safe on `.immediate` and `.default` at
+    /// any depth, cancellation requests travel upstream as one consumer's ask (G8), and the step is named
+    /// `name` at the caller's `file`:`line` in failure traces and the pending-futures report.
     @inlinable
     @inline(__always)
-    func continued<S>(
+    func continued<Form: ValueForm>(
+        _ form: Form.Type,
+        _ closure: @escaping @Sendable (Form.Input) throws -> Form.Value,
         _ executor: Executor,
         _ name: StaticString,
         _ file: StaticString,
-        _ line: UInt,
-        passing: Bool,
-        _ step: @autoclosure () -> @Sendable (Result<TResult, any Error>, Task<TResult>?) -> Next<S>
-    ) -> Task<S> {
-        if let now = continuedNow(executor, { result in step()(result, passing ? self : nil).newTask }) { return now }
-        let next = ContinuationTask<S, TResult>(source: passing ? self : nil, step: step())
+        _ line: UInt
+    ) -> Task<Form.Value> where Form.Source == TResult {
+        if let now = continuedNow(executor, { Form.next($0, with: closure).newTask }) { return now }
+        let next = ValueContinuation<Form>(closure: closure)
+        next.derive(after: self, executor.context, step: name, file: file, line: line) { result in
+            next.fire(result)
+        }
+        return next
+    }
+
+    /// The success and error forms whose closure returns a task to follow:
+    /// ``continued(_:_:_:_:_:_:)-(_,(Form.Input)->Form.Value,_,_,_,_)`` with a ``FollowingContinuation``.
+    @inlinable
+    @inline(__always)
+    func continued<Form: FollowingForm>(
+        _ form: Form.Type,
+        _ closure: @escaping @Sendable (Form.Input) throws -> Task<Form.Value>,
+        _ executor: Executor,
+        _ name: StaticString,
+        _ file: StaticString,
+        _ line: UInt
+    ) -> Task<Form.Value> where Form.Source == TResult {
+        if let now = continuedNow(executor, { Form.next($0, with: closure).newTask }) { return now }
+        let next = FollowingContinuation<Form>(closure: closure)
         next.derive(after: self, executor.context, step: name, file: file, line: line) { result in
             next.fire(result)
         }
@@ -295,6 +305,7 @@ enum Next<TResult: Sendable> {
 
     /// The value `body` returns, or the error it throws (``CancelledError``: cancelled).
     @inlinable
+    @inline(__always)
     static func value(_ body: () throws -> TResult) -> Next {
         .settled(settle(body))
     }
@@ -302,6 +313,7 @@ enum Next<TResult: Sendable> {
     /// The task `body` returns, to follow (chaining without nesting), or the error it throws
     /// (``CancelledError``: cancelled).
     @inlinable
+    @inline(__always)
     static func following(_ body: () throws -> Task<TResult>) -> Next {
         do {
             return .follow(try body())
@@ -313,6 +325,7 @@ enum Next<TResult: Sendable> {
     /// The success forms: `body` with the value of a success; a fault or a cancellation passes straight
     /// through.
     @inlinable
+    @inline(__always)
     static func onSuccess<Value>(_ result: Result<Value, any Error>, _ body: (Value) -> Next) -> Next {
         switch result {
         case .success(let value): body(value)
@@ -323,6 +336,7 @@ enum Next<TResult: Sendable> {
     /// The error forms: `body` with the error of a fault (not a cancellation) with an error of type `E`;
     /// any other outcome passes straight through.
     @inlinable
+    @inline(__always)
     static func onFault<E>(_ result: Result<TResult, any Error>, as type: E.Type, _ body: (E) -> Next) -> Next {
         guard case .failure(let error) = result, !isCancellationError(error), let error = error as? E else {
             return .settled(result)
@@ -361,71 +375,165 @@ enum Next<TResult: Sendable> {
 /// success and nothing else.
 let succeededVoidTask = Task<Void>(completed: .success(()))
 
-/// A task derived from another one by a continuation, carrying the step that completes it.
-///
-/// The callback that ``Task/continued(_:_:_:_:passing:_:)`` registers on the source captures this one object:
-/// no context box is allocated around the step and the task (the core's `DerivedFuture` does the same).
+// MARK: - The forms
+
+/// What a success or error form does (one caseless enum per form, named after it): ``Next`` for the new
+/// task, from the outcome of the task continued from and the caller's closure. The two paths of a
+/// continuation (``Task/continuedNow(_:_:)`` and the continuation task) both run it, so each form is
+/// written once.
 @usableFromInline
-final class ContinuationTask<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
-    // `@unchecked Sendable`: `step` and `source` are set in `init`, before the task is shared, and taken
-    // once in `fire(_:)`, the body of the one callback `continued` registers on the source: a callback runs
-    // at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which destroys what is
-    // left, runs after the last reference, the callback's included, is gone. For the same reason no two
-    // accesses overlap, so the runtime's exclusivity check is skipped.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var step: (@Sendable (Result<Source, any Error>, Task<Source>?) -> Next<TResult>)?
+protocol ContinuationForm: SendableMetatype {
+    /// The result of the task continued from.
+    associatedtype Source: Sendable
+    /// The result of the new task.
+    associatedtype Value: Sendable
+    /// What the caller's closure receives.
+    associatedtype Input
+}
 
-    /// The task continued from, for the forms whose closure receives it (their step receives it); `nil`
-    /// for the others.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var source: Task<Source>?
+/// A form whose caller's closure returns the new task's value (``ValueContinuation``).
+@usableFromInline
+protocol ValueForm: ContinuationForm {
+    /// What the new task completes with, from `result`, running `closure` if the form does on it.
+    static func next(_ result: Result<Source, any Error>, with closure: (Input) throws -> Value) -> Next<Value>
+}
+
+/// A form whose caller's closure returns a task to follow (``FollowingContinuation``).
+@usableFromInline
+protocol FollowingForm: ContinuationForm {
+    /// What the new task completes with or follows, from `result`, running `closure` if the form does on it.
+    static func next(_ result: Result<Source, any Error>, with closure: (Input) throws -> Task<Value>) -> Next<Value>
+}
+
+/// `continueOnSuccessWith` and `continueOnSuccessWithTask`: the closure with the value of a success; a
+/// fault or a cancellation passes straight through.
+@usableFromInline
+enum OnSuccess<Source: Sendable, Value: Sendable>: ValueForm, FollowingForm {
+    @usableFromInline typealias Input = Source
 
     @inlinable
-    init(
-        source: Task<Source>?,
-        step: @escaping @Sendable (Result<Source, any Error>, Task<Source>?) -> Next<TResult>
-    ) {
-        self.step = step
-        self.source = source
-        super.init(pending: ())
+    @inline(__always)
+    static func next(_ result: Result<Source, any Error>, with closure: (Source) throws -> Value) -> Next<Value> {
+        .onSuccess(result) { value in .value { try closure(value) } }
     }
 
-    /// ``Task/init(resolver:)``, which every subclass must provide: the face never makes a continuation
-    /// this way. The task has no step and no source, and `resolver` completes it.
-    @usableFromInline
-    required convenience init(
-        resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
-    ) {
-        self.init(source: nil) { _, _ in .settled(.failure(FuturesError.cancelled)) }
-        step = nil
-        resolver { [self] result in
-            if !complete(result) {
-                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
-            }
-        }
-    }
-
-    /// Runs the step with the source's result (and the source, for a form whose closure receives it) and
-    /// completes this task with its answer, releasing both as soon as the step has run.
     @inlinable
-    func fire(_ result: Result<Source, any Error>) {
-        guard let step = step.take() else { return }
-        step(result, source.take()).complete(self)
+    @inline(__always)
+    static func next(_ result: Result<Source, any Error>, with closure: (Source) throws -> Task<Value>) -> Next<Value> {
+        .onSuccess(result) { value in .following { try closure(value) } }
     }
 }
 
-/// The task ``Task/continueWith(_:continuation:file:line:)`` derives from a pending task: it carries the
-/// caller's closure itself and the task that closure receives, so a closure that captures something
-/// costs no context box around it (``ContinuationTask`` wraps its closure in a step).
+/// `continueOnErrorWith` and `continueOnErrorWithTask`: the closure with the error of a fault (not a
+/// cancellation) with an error of type `Failure`; any other outcome passes straight through.
 @usableFromInline
-final class ContinueWithTask<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
-    // `@unchecked Sendable`: `continuation` and `source` are set in `init`, before the task is shared,
-    // and taken once in `fire()`, the body of the one callback `continueWith` registers on the source: a
-    // callback runs at most once (G2), on one thread. Nothing else reads or writes them; `deinit`, which
-    // destroys what is left, runs after the last reference, the callback's included, is gone. For the
-    // same reason no two accesses overlap, so the runtime's exclusivity check is skipped.
+enum OnFault<Value: Sendable, Failure>: ValueForm, FollowingForm {
+    @usableFromInline typealias Source = Value
+    @usableFromInline typealias Input = Failure
+
+    @inlinable
+    @inline(__always)
+    static func next(_ result: Result<Value, any Error>, with closure: (Failure) throws -> Value) -> Next<Value> {
+        .onFault(result, as: Failure.self) { error in .value { try closure(error) } }
+    }
+
+    @inlinable
+    @inline(__always)
+    static func next(_ result: Result<Value, any Error>, with closure: (Failure) throws -> Task<Value>) -> Next<Value> {
+        .onFault(result, as: Failure.self) { error in .following { try closure(error) } }
+    }
+}
+
+// MARK: - The continuation tasks
+
+// A continuation of a pending task returns one of these: a task that stores the caller's closure itself, in
+// a field of the closure's own function type (a step wrapping the closure would be a closure of its own,
+// and a closure that captures something would cost a context box for it; a field of another shape would
+// take the closure through a reabstraction thunk, a box too). The callback that the continuation registers
+// on the source through the core's `derive(after:)` captures the continuation task alone, which Swift
+// passes as the closure's context: no box either. Hence four classes, one per shape of closure: what it
+// receives (the value or error, whose form says which, or the task itself) and what it returns (a value,
+// or a task to follow).
+//
+// `@unchecked Sendable`, for all four: the closure (and the source, for the forms that receive the task) is
+// set in `init`, before the task is shared, and taken once in `fire`, the body of the one callback the
+// continuation registers on the source: a callback runs at most once (G2), on one thread. Nothing else
+// reads or writes them; `deinit`, which destroys what is left, runs after the last reference, the
+// callback's included, is gone. For the same reason no two accesses overlap, so the runtime's exclusivity
+// check is skipped. `fire` reads and clears the fields by hand rather than with `Optional.take()`: the
+// standard library's generic `take` moves a closure that returns a task through a reabstraction thunk,
+// which is a box (measured: two allocations per `continueOnSuccessWithTask`).
+
+/// The new task of `continueOnSuccessWith` or `continueOnErrorWith` on a pending task (or another
+/// executor): it carries the caller's closure, and `Form` does the continuation's work with it.
+@usableFromInline
+final class ValueContinuation<Form: ValueForm>: Task<Form.Value>, @unchecked Sendable {
+    @usableFromInline
+    @exclusivity(unchecked)
+    var closure: (@Sendable (Form.Input) throws -> Form.Value)?
+
+    @inlinable
+    init(closure: @escaping @Sendable (Form.Input) throws -> Form.Value) {
+        self.closure = closure
+        super.init(pending: ())
+    }
+
+    /// ``Task/init(resolver:)``, which every subclass must provide: the task has no closure, and `resolver`
+    /// completes it.
+    @usableFromInline
+    required init(resolver: (_ complete: @escaping @Sendable (Result<Form.Value, any Error>) -> Void) -> Void) {
+        closure = nil
+        super.init(pending: ())
+        resolve(resolver)
+    }
+
+    /// Does the form's work with the source's result and the closure, and completes this task with its
+    /// answer, releasing the closure (and what it captured) as soon as it has run.
+    @inlinable
+    func fire(_ result: Result<Form.Source, any Error>) {
+        guard let closure else { return }
+        self.closure = nil
+        Form.next(result, with: closure).complete(self)
+    }
+}
+
+/// The new task of `continueOnSuccessWithTask` or `continueOnErrorWithTask` on a pending task (or
+/// another executor): ``ValueContinuation`` for a closure that returns a task to follow.
+@usableFromInline
+final class FollowingContinuation<Form: FollowingForm>: Task<Form.Value>, @unchecked Sendable {
+    @usableFromInline
+    @exclusivity(unchecked)
+    var closure: (@Sendable (Form.Input) throws -> Task<Form.Value>)?
+
+    @inlinable
+    init(closure: @escaping @Sendable (Form.Input) throws -> Task<Form.Value>) {
+        self.closure = closure
+        super.init(pending: ())
+    }
+
+    /// ``Task/init(resolver:)``, which every subclass must provide: the task has no closure, and `resolver`
+    /// completes it.
+    @usableFromInline
+    required init(resolver: (_ complete: @escaping @Sendable (Result<Form.Value, any Error>) -> Void) -> Void) {
+        closure = nil
+        super.init(pending: ())
+        resolve(resolver)
+    }
+
+    /// Does the form's work with the source's result and the closure, and completes this task with its
+    /// answer or with the task it follows, releasing the closure as soon as it has run.
+    @inlinable
+    func fire(_ result: Result<Form.Source, any Error>) {
+        guard let closure else { return }
+        self.closure = nil
+        Form.next(result, with: closure).complete(self)
+    }
+}
+
+/// The new task of ``Task/continueWith(_:continuation:file:line:)`` on a pending task (or another
+/// executor): it carries the caller's closure and the task that closure receives.
+@usableFromInline
+final class ContinueWithContinuation<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked)
     var continuation: (@Sendable (Task<Source>) throws -> TResult)?
@@ -442,27 +550,65 @@ final class ContinueWithTask<TResult: Sendable, Source: Sendable>: Task<TResult>
         super.init(pending: ())
     }
 
-    /// ``Task/init(resolver:)``, which every subclass must provide: the face never makes a continuation
-    /// this way. The task has no closure and no source, and `resolver` completes it.
+    /// ``Task/init(resolver:)``, which every subclass must provide: the task has no closure and no source,
+    /// and `resolver` completes it.
     @usableFromInline
-    required init(
-        resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
-    ) {
+    required init(resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void) {
         continuation = nil
         source = nil
         super.init(pending: ())
-        resolver { [self] result in
-            if !complete(result) {
-                FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
-            }
-        }
+        resolve(resolver)
     }
 
     /// Runs the closure with the source, once it has completed, and completes this task with its
     /// outcome, releasing both (the closure and what it captured, and the source) as soon as it has run.
     @inlinable
     func fire() {
-        guard let continuation = continuation.take(), let source = source.take() else { return }
+        guard let continuation, let source else { return }
+        self.continuation = nil
+        self.source = nil
         complete(settle { try continuation(source) })
+    }
+}
+
+/// The new task of ``Task/continueWithTask(_:continuation:file:line:)`` on a pending task (or another
+/// executor): ``ContinueWithContinuation`` for a closure that returns a task to follow.
+@usableFromInline
+final class ContinueWithTaskContinuation<TResult: Sendable, Source: Sendable>: Task<TResult>, @unchecked Sendable {
+    @usableFromInline
+    @exclusivity(unchecked)
+    var continuation: (@Sendable (Task<Source>) throws -> Task<TResult>)?
+
+    /// The task continued from, which `continuation` receives.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var source: Task<Source>?
+
+    @inlinable
+    init(source: Task<Source>, continuation: @escaping @Sendable (Task<Source>) throws -> Task<TResult>) {
+        self.continuation = continuation
+        self.source = source
+        super.init(pending: ())
+    }
+
+    /// ``Task/init(resolver:)``, which every subclass must provide: the task has no closure and no source,
+    /// and `resolver` completes it.
+    @usableFromInline
+    required init(resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void) {
+        continuation = nil
+        source = nil
+        super.init(pending: ())
+        resolve(resolver)
+    }
+
+    /// Runs the closure with the source, once it has completed, and completes this task with the outcome
+    /// of the task it returns (or with what it throws), releasing the closure and the source as soon as it
+    /// has run.
+    @inlinable
+    func fire() {
+        guard let continuation, let source else { return }
+        self.continuation = nil
+        self.source = nil
+        Next.following { try continuation(source) }.complete(self)
     }
 }

@@ -112,6 +112,14 @@ public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sen
         resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void
     ) {
         self.init(pending: ())
+        resolve(resolver)
+    }
+
+    /// The body of ``init(resolver:)``, and of every continuation task's (a subclass of `Future` must
+    /// provide it; the face never makes a continuation this way): `resolver` completes this task, and a
+    /// second completion is reported as `FuturesDiagnostic.futureCompletedTwice`.
+    @usableFromInline
+    final func resolve(_ resolver: (_ complete: @escaping @Sendable (Result<TResult, any Error>) -> Void) -> Void) {
         resolver { [self] result in
             if !complete(result) {
                 FuturesDiagnostics.report(.futureCompletedTwice(file: "\(#fileID)", line: #line))
@@ -154,7 +162,7 @@ public class Task<TResult: Sendable>: Future<TResult, any Error>, @unchecked Sen
         line: UInt = #line
     ) -> Task<TResult> {
         succeededVoidTask.continued(
-            executor, "executeWithTask", file, line, passing: false, { _, _ in .following { try closure() } })
+            OnSuccess<Void, TResult>.self, { _ in try closure() }, executor, "executeWithTask", file, line)
     }
 
     // MARK: - State

@@ -19,7 +19,12 @@ public typealias ExecutionContext = @Sendable (_ task: @escaping @Sendable () ->
 /// any length use bounded stack, and a combinator on a completed future runs at once, with no scheduled
 /// entry. A closure of your own that runs its task at once is a custom context instead: it works the same,
 /// without those shortcuts.
-public let immediateExecutionContext: ExecutionContext = Futures.ExecutionContext.immediateFunction
+///
+/// A computed global (BrightFutures' is a `let`; code that reads it compiles unchanged): every read is the
+/// core's one immediate function itself, read in place with no lazy initialisation to check, so spelling
+/// it at every call costs what a context held in a local costs.
+@inlinable
+public var immediateExecutionContext: ExecutionContext { Futures.ExecutionContext.immediateFunction }
 
 /// Runs a task at once when handed over on the main thread, else asynchronously on the main queue:
 /// `Futures.immediateOnMainExecutionContext` as a function.
@@ -47,7 +52,8 @@ public func defaultContext() -> ExecutionContext {
 
 /// BrightFutures' pre-4.0 name of `immediateExecutionContext`.
 @available(*, deprecated, renamed: "immediateExecutionContext")
-public let ImmediateExecutionContext = immediateExecutionContext
+@inlinable
+public var ImmediateExecutionContext: ExecutionContext { immediateExecutionContext }
 
 /// BrightFutures' pre-4.0 name of `immediateOnMainExecutionContext`.
 @available(*, deprecated, renamed: "immediateOnMainExecutionContext")

@@ -41,6 +41,20 @@ struct DepthTests {
     }
 
     @Test(arguments: StackKind.allCases)
+    func aMillionImmediateContinueWithOverAPendingSourceCompletedLater(on stack: StackKind) async {
+        let result = await stack.run { () -> Int? in
+            let source = TaskCompletionSource<Int>()
+            var task = source.task
+            for _ in 0..<Self.depth {
+                task = task.continueWith(.immediate) { $0.result! + 1 }
+            }
+            source.set(result: 0)
+            return task.result
+        }
+        #expect(result == Self.depth)
+    }
+
+    @Test(arguments: StackKind.allCases)
     func aMillionDeepRecursionThroughCompletedTasksOnTheImmediateExecutor(on stack: StackKind) async {
         let result = await stack.run { () -> Int? in
             down(Self.depth, on: .immediate).result
@@ -61,6 +75,77 @@ struct DepthTests {
             return task.result
         }
         #expect(result == Self.depth)
+    }
+}
+
+/// A continuation form, one step of a chain over `Task<Int>` on `.immediate`: the success forms add one to
+/// the value, the error forms add one to the code of the `TestError` the task faulted with.
+enum ChainedForm: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case continueWith, continueWithTask, continueOnSuccessWith, continueOnSuccessWithTask
+    case continueOnErrorWith, continueOnErrorWithTask, continueOnAnyErrorWith, continueOnAnyErrorWithTask
+
+    var testDescription: String { rawValue }
+
+    /// Whether the chain runs on a fault (the error forms) rather than on a success.
+    var onFault: Bool {
+        switch self {
+        case .continueWith, .continueWithTask, .continueOnSuccessWith, .continueOnSuccessWithTask: false
+        default: true
+        }
+    }
+
+    /// The task this form continues `task` with.
+    func step(_ task: Task<Int>) -> Task<Int> {
+        switch self {
+        case .continueWith: task.continueWith(.immediate) { $0.result! + 1 }
+        case .continueWithTask: task.continueWithTask(.immediate) { Task($0.result! + 1) }
+        case .continueOnSuccessWith: task.continueOnSuccessWith(.immediate) { $0 + 1 }
+        case .continueOnSuccessWithTask: task.continueOnSuccessWithTask(.immediate) { Task($0 + 1) }
+        case .continueOnErrorWith:
+            task.continueOnErrorWith(.immediate) { (error: TestError) throws -> Int in
+                throw TestError(code: error.code + 1)
+            }
+        case .continueOnErrorWithTask:
+            task.continueOnErrorWithTask(.immediate) { (error: TestError) in
+                Task<Int>(error: TestError(code: error.code + 1))
+            }
+        case .continueOnAnyErrorWith:
+            task.continueOnErrorWith(.immediate) { (error: any Error) throws -> Int in
+                throw TestError(code: (error as? TestError)!.code + 1)
+            }
+        case .continueOnAnyErrorWithTask:
+            task.continueOnErrorWithTask(.immediate) { (error: any Error) in
+                Task<Int>(error: TestError(code: (error as? TestError)!.code + 1))
+            }
+        }
+    }
+
+    /// How many steps ran: the value, or the code of the error.
+    func count(_ task: Task<Int>) -> Int? {
+        onFault ? (task.error as? TestError)?.code : task.result
+    }
+}
+
+@Suite("BoltsSwift: deep chains of every form", .serialized, .hangGuard(minutes: 5))
+struct EveryFormDepthTests {
+    /// Every form chained on `.immediate`, from a task completed before the chain (every step takes the
+    /// fast path, the continuation running at once) or completed after it (every step is a continuation
+    /// task that stores the closure, run when its source completes): the chain completes in bounded stack
+    /// and every closure runs once. `heavyTestDepth` steps (100,000, far beyond what an 8 MB stack holds if
+    /// completions recursed) keep the 16 cases to seconds; `DepthTests` runs a million steps of
+    /// `continueWith` and `continueOnSuccessWith` on every kind of thread.
+    @Test(arguments: ChainedForm.allCases, Entry.allCases)
+    func deepChainsOnTheImmediateExecutor(_ form: ChainedForm, _ entry: Entry) async {
+        let depth = heavyTestDepth
+        let count = await StackKind.plainThread.run { () -> Int? in
+            let (first, complete) = entry.task(
+                form.onFault ? Result<Int, any Error>.failure(TestError()) : .success(0))
+            var task = first
+            for _ in 0..<depth { task = form.step(task) }
+            complete()
+            return form.count(task)
+        }
+        #expect(count == depth)
     }
 }
 

@@ -1,5 +1,6 @@
 import BrightFutures
 import Dispatch
+import Futures
 import Testing
 
 /// Marks the main queue, so a task can tell that it runs there.
@@ -8,6 +9,7 @@ private let mainQueueKey = DispatchSpecificKey<String>()
 /// Calls BrightFutures' deprecated names through a protocol, so the test target builds without warnings.
 private protocol DeprecatedContextUses: Sendable {
     func immediateRunsInline() -> Bool
+    func immediateIsTheCoresImmediateContext() -> Bool
     func maxStackDepthRunsInline() -> Bool
     func immediateOnMainRunsOnMain() async -> Bool
     func threadingModelIsTheDefaultContext() -> Bool
@@ -19,6 +21,13 @@ private struct OldSpellings: DeprecatedContextUses {
         let ran = Counter()
         Future<Int, Never>(value: 1).onSuccess(ImmediateExecutionContext) { _ in ran.increment() }
         return ran.value == 1
+    }
+
+    /// The old name reads the same function as the new one, so the core recognises it as its immediate
+    /// context (no custom context, the completed-future path of every combinator).
+    @available(*, deprecated)
+    func immediateIsTheCoresImmediateContext() -> Bool {
+        Futures.ExecutionContext(ImmediateExecutionContext).isImmediate
     }
 
     @available(*, deprecated)
@@ -55,6 +64,7 @@ struct DeprecatedNamesTests {
     @Test func deprecatedContextNamesBehaveAsTheirNewNames() async {
         let uses: any DeprecatedContextUses = OldSpellings()
         #expect(uses.immediateRunsInline())
+        #expect(uses.immediateIsTheCoresImmediateContext())
         #expect(uses.maxStackDepthRunsInline())
         #expect(await uses.immediateOnMainRunsOnMain())
         #expect(uses.threadingModelIsTheDefaultContext())
