@@ -93,9 +93,7 @@ public final class LoopbackHTTPServer: Sendable {
         private var value = Counters()
 
         func withLock<R>(_ body: (inout Counters) -> R) -> R {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&value)
+            lock.withLock { body(&value) }
         }
     }
 
