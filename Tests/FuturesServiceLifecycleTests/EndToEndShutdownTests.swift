@@ -24,7 +24,7 @@
         import Darwin
     #endif
 
-    // Issue 35: a job runner as a user writes it — a `ConcurrencyLimiter(maxConcurrent: 8)` in front of an
+    // A job runner as a user writes it — a `ConcurrencyLimiter(maxConcurrent: 8)` in front of an
     // HTTP backend, `Future.retry` with back-off, `submit(timeout:)`, `InFlightFutures`, `LimiterMetrics`,
     // `withFutureSpan`, swift-log — run under a `ServiceGroup` with a `DrainingService`, against a loopback
     // backend that is quick, flaky, hung, or answers late whatever the client does. SIGTERM arrives under
