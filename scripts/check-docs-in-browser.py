@@ -37,13 +37,11 @@ WIDTH, HEIGHT = 1280, 900
 # a type alias, and lets that box scroll. Shortening them means changing the public API. A declaration cut on
 # any other page fails, and so does an entry here that no longer needs to be.
 WIDE_DECLARATIONS = {
-    "futures/executioncontextfunction",
     "futures/cancellationtoken/oncancellationrequested(_:)",
     "futures/taskcancellationpolicy",
     "futures/future/zip(_:file:line:)-swift.type.method",
     "futures/__(_:_:)-1do4p",
     "futures/__(_:_:)-8ovlq",
-    "futures/future(_:)",
     # The `while:` parameter with its default, `FuturesError.isTransient`, is one line wider than the column.
     "futures/future/retry(_:backoff:clock:while:file:line:_:)",
 }
