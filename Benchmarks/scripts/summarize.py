@@ -1,9 +1,20 @@
 #!/usr/bin/env python3
 """Summarises a `swift package benchmark --format markdown` run of FuturesBenchmarks.
 
-Reads the markdown on stdin (or a file given as argument), prints two markdown tables: every workload
-with every library side by side (wall-clock p50 and mallocs per operation), and the ratios against the
-targets of issue 10 (the naive reference is the `Naive` column). Only figures present in the input are printed; a missing benchmark shows as "–".
+    summarize.py RAW              # one run (or the markdown on stdin)
+    summarize.py --rounds RAW...  # several runs of the same set (`run.sh --rounds N`), merged
+
+One run: prints three markdown tables: every workload with every library side by side (wall-clock p50 and
+mallocs per operation), the ratios against the targets of issue 10 (the naive reference is the `Naive`
+column), and the goals of the one path (GOALS below: each cell of this package against the reference its goal
+names, measured in the same run). Only figures present in the input are printed; a missing benchmark shows as
+"–" or "not measured".
+
+`--rounds`: the goals table over several runs: per cell the median of the per-run ratios, their spread
+(min–max), and in how many runs the goal held; then the load average at the start and the end of each run
+(`run.sh` writes both into the raw file, as lines the harness's table parser ignores).
+
+Ratios are p50 / p50 of the wall clock, both sides from the same run.
 """
 import re
 import sys
@@ -46,6 +57,26 @@ WORKLOADS = [
 UNIT = {"Streams.Memory1M": "value", "Streams.Memory10M": "value", "Streams.Map1": "value",
         "Streams.Map8": "value", "W3a": "promise", "W3b": "future", "W3b100k": "future", "W4": "step", "W4Completed": "step",
         "W6": "promise", "W7": "callback"}
+
+
+# The goals of the one path: (cell, what it is, Futures benchmark, reference benchmark, reference name, goal).
+# The ratio is Futures p50 / reference p50; the goal holds when the ratio is at most `goal`.
+GOALS = [
+    ("W1x1", "completed + 1 map + observer", "W1One.Futures", "W1One.Closure", "raw closures", 1.5),
+    ("W1x1", "completed + 1 map + observer", "W1One.Futures", "W1One.NIO", "SwiftNIO", 0.20),
+    ("W1x3", "completed + 3 maps + observer", "W1.Futures", "W1.NIO", "SwiftNIO", 0.15),
+    ("W2s", "pending, 3 maps + observer, then complete", "W2s.Futures", "W2s.NIO", "SwiftNIO", 0.35),
+    ("W2x1", "one block on a serial queue, then wait", "W2One.Futures", "W2One.AsyncAwait", "async/await", 1.0),
+    ("W2x1", "one block on a serial queue, then wait", "W2One.Futures", "W2One.Closure", "raw Dispatch", 1.1),
+    ("W3a", "10k callbacks, completed from another thread", "W3a.Futures", "W3a.Naive", "naive future", 1.0),
+    ("W3b", "sequence of 10k", "W3b.Futures", "W3b.Naive", "naive future", 1.0),
+    ("W6", "contention, 2 threads", "W6.Futures", "W6.Naive", "naive future", 1.0),
+]
+# W5: requested bytes per pending promise with one callback (`mallocBytesCount` per future), at most this.
+W5_BYTES_GOAL = 112
+# W4: the chains of 1,000,000 flatMaps must finish (the benchmark checks the result and stops otherwise).
+W4_CELLS = [("W4", "1M flatMaps, pending root", "W4.Futures"),
+            ("W4", "1M flatMaps, completed root", "W4Completed.Futures")]
 
 TIME_FACTORS = {"ns": 1.0, "μs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
 
@@ -167,7 +198,136 @@ def verdict(value, limit, smaller_is_better=True):
     return "**met**" if ok else "**missed**"
 
 
+def loads(text):
+    """The load-average lines `run.sh` writes around the harness output: {"start": "…", "end": "…"}."""
+    found = {}
+    for line in text.splitlines():
+        match = re.match(r"^Load average at the (start|end):\s*(.*)$", line.strip())
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found
+
+
+def goal_rows(results):
+    """One dict per goal row of one run: cell, what, futures/reference figures, ratio, goal text, held."""
+    rows = []
+    for cell_name, what, bench, ref, ref_name, limit in GOALS:
+        rows.append({
+            "key": f"{cell_name} vs {ref_name}", "cell": cell_name, "what": what,
+            "futures": per_sample(results, bench, "time"), "reference": per_sample(results, ref, "time"),
+            "bench": bench, "ref": ref, "ref_name": ref_name,
+            "ratio": ratio(results, bench, ref), "goal": f"≤ {limit:.2f}×", "limit": limit, "kind": "ratio",
+        })
+    futures_bytes = per_op(results, "W5.Futures", "bytes")
+    rows.append({
+        "key": "W5 bytes", "cell": "W5", "what": "heap per pending promise + callback (requested bytes)",
+        "futures": futures_bytes, "reference": per_op(results, "W5.Naive", "bytes"),
+        "bench": "W5.Futures", "ref": "W5.Naive", "ref_name": "naive future (for scale)",
+        "ratio": futures_bytes, "goal": f"≤ {W5_BYTES_GOAL} B", "limit": W5_BYTES_GOAL, "kind": "bytes",
+    })
+    for cell_name, what, bench in W4_CELLS:
+        time = per_sample(results, bench, "time")
+        rows.append({
+            "key": f"{cell_name} {what}", "cell": cell_name, "what": what, "futures": time, "reference": None,
+            "bench": bench, "ref": None, "ref_name": "–", "ratio": time,
+            "goal": "finishes (keep)", "limit": None, "kind": "depth",
+        })
+    return rows
+
+
+def held(row):
+    if row["ratio"] is None:
+        return None
+    if row["kind"] == "depth":
+        return True  # the benchmark stops with a fatal error when the chain does not finish
+    return row["ratio"] <= row["limit"]
+
+
+def fmt_figure(row, value):
+    if value is None:
+        return "–"
+    if row["kind"] == "bytes":
+        return f"{fmt_count(value)} B"
+    return fmt_time(value)
+
+
+def fmt_ratio(row, value):
+    if value is None:
+        return "–"
+    if row["kind"] == "bytes":
+        return f"{fmt_count(value)} B"
+    if row["kind"] == "depth":
+        return "finished"
+    return f"{value:.2f}×"
+
+
+def print_goals(results):
+    print("| cell | Futures | reference | ratio | goal | verdict |")
+    print("|---|---|---|---|---|---|")
+    for row in goal_rows(results):
+        ok = held(row)
+        shown = "not measured" if ok is None else ("**met**" if ok else "**missed**")
+        reference = f"{row['ref_name']}: {fmt_figure(row, row['reference'])}" if row["ref"] else "–"
+        print(f"| **{row['cell']}** {row['what']} | {fmt_figure(row, row['futures'])} | {reference} | "
+              f"{fmt_ratio(row, row['ratio'])} | {row['goal']} | {shown} |")
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def print_rounds(paths):
+    runs = []
+    for path in paths:
+        text = open(path).read()
+        runs.append((path, goal_rows(parse(text)), loads(text)))
+    count = len(runs)
+    print(f"Goals over {count} runs: the median of the per-run values, the spread (min–max) over the runs, "
+          f"and in how many runs the goal held.")
+    print()
+    print("| cell | Futures (median) | reference (median) | median ratio | spread (min–max) | goal | verdict |")
+    print("|---|---|---|---|---|---|---|")
+    for index, first in enumerate(runs[0][1]):
+        rows = [run[1][index] for run in runs]
+        measured = [row for row in rows if row["ratio"] is not None]
+        futures = [row["futures"] for row in measured if row["futures"] is not None]
+        references = [row["reference"] for row in measured if row["reference"] is not None]
+        if not measured:
+            reference = f"{first['ref_name']}: –" if first["ref"] else "–"
+            print(f"| **{first['cell']}** {first['what']} | – | {reference} | – | – | {first['goal']} | not measured |")
+            continue
+        ratios = [row["ratio"] for row in measured]
+        holds = sum(1 for row in measured if held(row))
+        missing = count - len(measured)
+        if missing:
+            verdict = f"incomplete: held in {holds} of the {len(measured)} runs that measured it"
+        else:
+            verdict = ("**met**" if holds == count else "**missed**") + f" (held in {holds} of {count} runs)"
+        reference = f"{first['ref_name']}: {fmt_figure(first, median(references)) if references else '–'}" \
+            if first["ref"] else "–"
+        if first["kind"] == "depth":
+            shown_ratio = "finished"
+            spread = f"{fmt_time(min(ratios))} – {fmt_time(max(ratios))}"
+        else:
+            shown_ratio = fmt_ratio(first, median(ratios))
+            spread = f"{fmt_ratio(first, min(ratios))} – {fmt_ratio(first, max(ratios))}"
+        print(f"| **{first['cell']}** {first['what']} | {fmt_figure(first, median(futures))} | {reference} | "
+              f"{shown_ratio} | {spread} | {first['goal']} | {verdict} |")
+    print()
+    print("| run | raw file | load average at the start | load average at the end |")
+    print("|---|---|---|---|")
+    for number, (path, _, load) in enumerate(runs, 1):
+        print(f"| {number} | `{path}` | {load.get('start', '–')} | {load.get('end', '–')} |")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--rounds":
+        if len(sys.argv) < 3:
+            sys.exit("usage: summarize.py --rounds RAW...")
+        print_rounds(sys.argv[2:])
+        return
     text = open(sys.argv[1]).read() if len(sys.argv) > 1 else sys.stdin.read()
     results = parse(text)
 
@@ -245,6 +405,9 @@ def main():
         growth = large / small
         print(f"| Streams: memory flat over 10 M values: peak RSS(10 M) / peak RSS(1 M) ≤ 1.1 | "
               f"{large / 1e6:.0f} MB / {small / 1e6:.0f} MB = {growth:.2f} | {verdict(growth, 1.1)} | |")
+    print()
+
+    print_goals(results)
 
 
 if __name__ == "__main__":

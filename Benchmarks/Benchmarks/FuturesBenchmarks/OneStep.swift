@@ -24,6 +24,20 @@ func registerCompetitorsOneStep() {
         try? loop.syncShutdownGracefully()
     }
 
+    // Floor: W1.Closure with one step: one escaping closure called, then a callback.
+    Benchmark("W1One.Closure", configuration: Config.kilo()) { benchmark in
+        let sum = AtomicCounter()
+        for _ in benchmark.scaledIterations {
+            let steps: [@Sendable (Int) -> Int] = [{ $0 + 1 }]
+            var value = identity(1)
+            for step in steps { value = step(value) }
+            let observer: @Sendable (Int) -> Void = { if $0 == 2 { sum.increment() } }
+            blackHole(observer)
+            observer(value)
+        }
+        check(sum.current == benchmark.scaledIterations.count, "W1One.Closure lost callbacks")
+    }
+
     Benchmark("W2One.NIO", configuration: Config.kilo()) { benchmark in
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
