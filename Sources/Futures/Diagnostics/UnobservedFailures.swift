@@ -67,7 +67,9 @@ extension FuturesDiagnostics {
     /// report, for the promise's future and every future derived from it. Nor is a failure with
     /// ``FuturesError/shutDown``: a drain ended the work at shutdown and listed it in its report and log.
     /// An ``InvalidationToken``'s
-    /// ``InvalidationToken/future`` is a signal, not a result: it is never reported either.
+    /// ``InvalidationToken/future`` is a signal, not a result: it is never reported either, nor is any
+    /// future that failed with ``CombinatorError/invalidationTokenInvalidated`` (a future derived from that
+    /// signal, BrightFutures' spelling of it): the app invalidated the token on purpose.
     ///
     /// Cost: the check is two flags of the future read in `deinit` when it completed with a failure;
     /// successful futures pay nothing. In debug builds of the library (`-Onone`) and while the policy is
@@ -133,6 +135,13 @@ extension Future {
 protocol CarriesFailure {
     /// The error carried, if this is the case that carries one.
     var carriedFailure: (any Error)? { get }
+    /// Whether this is the failure of an ``InvalidationToken`` that was invalidated
+    /// (``CombinatorError/invalidationTokenInvalidated``): a deliberate act, like a cancellation.
+    var isInvalidation: Bool { get }
+}
+
+extension CarriesFailure {
+    var isInvalidation: Bool { false }
 }
 
 extension TimeoutError: CarriesFailure {
@@ -145,19 +154,26 @@ extension CombinatorError: CarriesFailure {
     var carriedFailure: (any Error)? {
         if case .external(let error) = self { error } else { nil }
     }
+
+    var isInvalidation: Bool {
+        if case .invalidationTokenInvalidated = self { true } else { false }
+    }
 }
 
 /// Whether a failure with `error`, unobserved, goes unreported, also when `error` is carried inside another
 /// error: a cancellation (``FuturesError/cancelled``, `CancellationError`) was asked for, not something
 /// to handle; a ``FuturesError/brokenPromise`` was reported at its cause, the dropped promise
 /// (``FuturesDiagnostic/promiseDropped(type:file:line:)``), so one drop makes one report; a
-/// ``FuturesError/shutDown`` was reported by the drain that ended the work, which lists each one.
+/// ``FuturesError/shutDown`` was reported by the drain that ended the work, which lists each one; a
+/// ``CombinatorError/invalidationTokenInvalidated`` was asked for by whoever invalidated the token.
 func isExemptFromUnobservedReport(_ error: any Error) -> Bool {
     var current: any Error = error
     while true {
         if isCancellationError(current) { return true }
         if let error = current as? FuturesError, error == .brokenPromise || error == .shutDown { return true }
-        guard let carried = (current as? any CarriesFailure)?.carriedFailure else { return false }
+        guard let carrier = current as? any CarriesFailure else { return false }
+        if carrier.isInvalidation { return true }
+        guard let carried = carrier.carriedFailure else { return false }
         current = carried
     }
 }

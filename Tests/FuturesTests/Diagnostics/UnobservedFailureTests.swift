@@ -177,6 +177,27 @@ struct UnobservedFailureTests {
         #expect(ended.count == 1)
         #expect(ended.first?.description.contains("first") == true)
     }
+
+    /// A failure with `invalidationTokenInvalidated` comes from a token the app invalidated on purpose:
+    /// futures derived from the token's future are not reported, whether they were derived before the
+    /// invalidation (pending) or after it (completed); the combinator's other failures still are.
+    @Test func aFailureFromAnInvalidatedTokenIsNotReported() {
+        let invalidated = reports {
+            let before = InvalidationToken()
+            let pending: Future<Never, CombinatorError<ComboError>> = before.future.promoteError()
+            withExtendedLifetime(pending) { before.invalidate() }
+            let after = InvalidationToken()
+            after.invalidate()
+            let promoted: Future<Never, CombinatorError<ComboError>> = after.future.promoteError()
+            _ = promoted.mapError(immediateExecutionContext) { $0 }
+        }
+        #expect(invalidated.isEmpty)
+        let others = reports {
+            _ = Future<Int, CombinatorError<ComboError>>(error: .noSuchElement)
+            _ = Future<Int, CombinatorError<ComboError>>(error: .external(.first))
+        }
+        #expect(others.count == 2)
+    }
 }
 
 /// Each way of looking at a future's failure.
