@@ -1,5 +1,12 @@
 import Futures
 
+// A SimpleFutures framework built by CocoaPods or Carthage re-exported Foundation (and with it Dispatch)
+// through its umbrella header, so application code often uses `Date`, `URL` or `DispatchQueue` with only
+// `import SimpleFutures`; this module does the same (Dispatch separately: off Apple platforms Foundation
+// does not re-export it).
+@_exported import Dispatch
+@_exported import Foundation
+
 // Re-exported so that a file importing only `SimpleFutures` counts as importing the module that declares
 // the contexts' members: Swift 6 allows `QueueContext.main` in a public function's default argument only
 // then. Only this one name is re-exported, so the core's `Future` and `Promise` stay out of such a file.

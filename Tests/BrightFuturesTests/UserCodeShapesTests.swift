@@ -42,6 +42,17 @@ extension AsyncType {
     }
 }
 
+extension Future {
+    /// A user combinator on the concrete `Future` that names its types through `Value` (the future's
+    /// `Result`), as BrightFutures code writes `Future<Value.Value, Value.Error>`: runs `sideEffect` when
+    /// this future succeeds, then completes as it did.
+    func tapped(_ sideEffect: @escaping @Sendable () -> Void) -> Future<Value.Value, Value.Error> {
+        andThen(context: immediateExecutionContext) { result in
+            if case .success = result { sideEffect() }
+        }
+    }
+}
+
 /// A user function that takes BrightFutures' function-typed context and passes it on.
 private func loadDouble(
     _ value: Int,
@@ -75,6 +86,15 @@ struct UserCodeShapesTests {
         #expect(Future<Int, Failure>(value: 7).describedValue().forced() == .success("7"))
         #expect(Future<Int, Failure>(value: 7).succeededWithValue)
         #expect(!Future<Int, Failure>(error: .other).succeededWithValue)
+    }
+
+    @Test func aUserExtensionOnFutureNamesItsTypesThroughValue() {
+        let taps = Counter()
+        let tapped: Future<Int, Failure> = Future<Int, Failure>(value: 3).tapped { taps.increment() }
+        #expect(tapped.value == 3)
+        let failed: Future<Int, Failure> = Future<Int, Failure>(error: .boom).tapped { taps.increment() }
+        #expect(failed.error == .boom)
+        #expect(taps.value == 1)
     }
 
     @Test func selfResolverWaitsForTheLaterCompletion() {

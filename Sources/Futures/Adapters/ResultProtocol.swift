@@ -2,18 +2,20 @@
 /// "some Result". Application code written for BrightFutures gets the public protocol of that name, with
 /// BrightFutures' associated type `Error`, from the `BrightFutures` module.
 package protocol ResultProtocol {
-    /// The success type.
-    associatedtype Value
+    /// The success type. Named `Success`, as `Result`'s own parameter: named `Value`, it would give
+    /// `Result` a `package` type alias `Value` that hides the `BrightFutures` module's public one from
+    /// application code (`Future<Value.Value, Value.Error>` in an `extension Future`).
+    associatedtype Success
     /// The failure type.
     associatedtype Failure: Error
 
     /// Creates a success with `value`.
-    init(value: Value)
+    init(value: Success)
     /// Creates a failure with `error`.
     init(error: Failure)
 
     /// The value as a standard `Result`.
-    var result: Result<Value, Failure> { get }
+    var result: Result<Success, Failure> { get }
 }
 
 extension Result: ResultProtocol {

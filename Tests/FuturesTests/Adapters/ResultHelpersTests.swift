@@ -73,10 +73,10 @@ struct ResultHelpersTests {
     }
 
     @Test func resultProtocolConstrainsGenericCode() {
-        func successes<R: ResultProtocol>(_ results: [R]) -> [R.Value] {
+        func successes<R: ResultProtocol>(_ results: [R]) -> [R.Success] {
             results.compactMap { $0.result.value }
         }
-        func make<R: ResultProtocol>(_: R.Type, _ value: R.Value) -> R { R(value: value) }
+        func make<R: ResultProtocol>(_: R.Type, _ value: R.Success) -> R { R(value: value) }
         let results: [Result<Int, Failure>] = [.success(1), .failure(.boom), .success(3)]
         #expect(successes(results) == [1, 3])
         #expect(make(Result<Int, Failure>.self, 9) == .success(9))

@@ -136,7 +136,7 @@ struct BrightFuturesSurfaceTests {
         #expect(result.flatMap { Future<Int, Fail>(value: $0 + 2) }.value == 3)
         #expect(Result<Result<Int, Fail>, Fail>.success(.success(4)).flatten() == .success(4))
         #expect(Result<Future<Int, Fail>, Fail>.success(Future(value: 5)).flatten().value == 5)
-        func unwrap<R: ResultProtocol>(_ r: R) -> R.Value? { r.result.value }
+        func unwrap<R: ResultProtocol>(_ r: R) -> R.Success? { r.result.value }
         #expect(unwrap(result) == 1)
     }
 
