@@ -339,5 +339,39 @@ let package = Package(
             dependencies: ["FuturesTestSupport", "SimpleFutures", "Futures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Application-shaped code per face: small apps written the way each original's clients write them,
+        // each importing only its face. Each app's directory is compiled twice, in the Swift 6 language mode
+        // by `<Face>AppTests` and in Swift 5 by `<Face>AppSwift5Tests`, whose directory holds only a
+        // symbolic link to it.
+        .testTarget(
+            name: "BrightFuturesAppTests",
+            dependencies: ["FuturesTestSupport", "BrightFutures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "BrightFuturesAppSwift5Tests",
+            dependencies: ["FuturesTestSupport", "BrightFutures"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "SimpleFuturesAppTests",
+            dependencies: ["FuturesTestSupport", "SimpleFutures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "SimpleFuturesAppSwift5Tests",
+            dependencies: ["FuturesTestSupport", "SimpleFutures"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "BoltsSwiftAppTests",
+            dependencies: ["FuturesTestSupport", "BoltsSwift"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "BoltsSwiftAppSwift5Tests",
+            dependencies: ["FuturesTestSupport", "BoltsSwift"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ]
 )
