@@ -1,11 +1,10 @@
-import Futures
-
 // A SimpleFutures framework built by CocoaPods or Carthage re-exported Foundation (and with it Dispatch)
 // through its umbrella header, so application code often uses `Date`, `URL` or `DispatchQueue` with only
 // `import SimpleFutures`; this module does the same (Dispatch separately: off Apple platforms Foundation
 // does not re-export it).
 @_exported import Dispatch
 @_exported import Foundation
+import Futures
 
 // Re-exported so that a file importing only `SimpleFutures` counts as importing the module that declares
 // the contexts' members: Swift 6 allows `QueueContext.main` in a public function's default argument only
