@@ -54,6 +54,11 @@
                 let probe = CooperativeWork()
                 let probed = runner.inFlight.add(probe.future)
                 probed.onComplete(immediateExecutionContext) { _ in ledger.add("probe.done") }
+                // And work of the app's own in the registry alone (no limiter) that ignores the request: the
+                // drain gives up on it too, and ends the future the registry returned.
+                let holdout = StubbornWork()
+                let holdoutLine: UInt = #line + 1
+                let heldOut = runner.inFlight.add(holdout.future)
 
                 let clock = TestClock()
                 let drain = DrainingService(
@@ -80,6 +85,7 @@
                 // The drain began (the limiter is closed); wait until all that honours cancellation has ended
                 // and its slot is free, then let the deadline pass.
                 await probe.asked.future.get()
+                await holdout.asked.future.get()
                 await ledger.until { count in
                     JobKind.allCases.allSatisfy {
                         $0 == .stubborn || count["job.submitted.\($0)"] == count["job.done.\($0)"]
@@ -116,21 +122,26 @@
                 #expect(ledger["attempt.started.late"] == 0 && ledger["request.late"] == 0)
 
                 // 3. The drain gave up on exactly the work that ignored its request: the stubborn attempts,
-                //    running in the limiter. Ending them (limiters first) failed their items with
-                //    FuturesError.shutDown, which the retry passed on (it is not transient), so their jobs in the
-                //    registry ended with them: none was left there. The log names each leftover with its site
-                //    and age.
+                //    running in the limiter, and the holdout in the registry. Ending them (limiters first)
+                //    failed their items with FuturesError.shutDown, which the retry passed on (it is not
+                //    transient), so their jobs in the registry ended with them; the holdout was left there,
+                //    and its future failed the same way. The log names each leftover with its site and age.
                 let report = try #require(drain.report.result?.value)
                 #expect(!report.drained && report.endedLeftovers)
-                #expect(report.runningLeft == stubborn && report.inFlightLeft == 0)
+                #expect(report.runningLeft == stubborn && report.inFlightLeft == 1)
                 #expect(ledger["attempt.started.stubborn"] == stubborn)
+                #expect(heldOut.error as? FuturesError == .shutDown && !holdout.future.isCompleted)
                 let here = "FuturesServiceLifecycleTests/EndToEndShutdownTests.swift"
                 let submitLine = runner.submitLine
-                #expect(report.leftovers.count == stubborn)
+                #expect(report.leftovers.count == stubborn + 1)
                 for leftover in report.leftovers {
-                    #expect(leftover.owner == .limiter && leftover.file == here && leftover.line == submitLine)
+                    switch leftover.owner {
+                    case .limiter: #expect(leftover.file == here && leftover.line == submitLine)
+                    case .inFlightFutures: #expect(leftover.file == here && leftover.line == holdoutLine)
+                    }
                     #expect(leftover.age > .zero)
                 }
+                #expect(report.leftovers.filter { $0.owner == .inFlightFutures }.count == 1)
                 let warning = try #require(handler.entries.first { $0.level == .warning })
                 #expect(warning.message.contains("failed with FuturesError.shutDown"))
                 guard case .array(let listed) = warning.metadata["futures.leftovers"] else {
@@ -138,8 +149,11 @@
                     return
                 }
                 #expect(listed.map { "\($0)" } == report.leftovers.map { "\($0)" })
-                #expect(listed.count == stubborn)
-                #expect(listed.allSatisfy { "\($0)".hasPrefix("submit at \(here):\(submitLine), pending for ") })
+                #expect(listed.count == stubborn + 1)
+                #expect(
+                    listed.filter { "\($0)".hasPrefix("submit at \(here):\(submitLine), pending for ") }.count
+                        == stubborn)
+                #expect(listed.contains { "\($0)".hasPrefix("add at \(here):\(holdoutLine), pending for ") })
 
                 // 4. The limiter's gauges are back to 0, after having been at the bound; the late jobs were
                 //    refused.
@@ -184,6 +198,9 @@
                 #expect(runner.jobs.filter { $0.kind == .stubborn }.allSatisfy { $0.outcome == "shutDown" })
                 #expect(running.lastValue == 0 && running.values.min() == 0)
                 #expect(runner.limiter.runningCount == 0)
+                // The holdout's work ends late too: the future the registry returned keeps the shutdown.
+                holdout.promise.success(1)
+                #expect(heldOut.error as? FuturesError == .shutDown && runner.inFlight.count == 0)
             }
         }
     }
