@@ -1,11 +1,10 @@
 import BoltsSwift
-import Foundation
 
 // A notes app that syncs with a backend, written the way Bolts-Swift clients write one (Parse SDK style):
 // a store protocol whose methods return tasks, protocol extensions with default implementations,
 // executors passed in as parameters, `TaskCompletionSource`s completed from a queue, continuations that
 // state no type, `Task.whenAll` and cancellation through the completion source. It imports only
-// `BoltsSwift` (and Foundation). This directory is compiled twice: by BoltsSwiftAppTests in the Swift 6
+// `BoltsSwift` (which brings Dispatch and Foundation, as the original's framework did). This directory is compiled twice: by BoltsSwiftAppTests in the Swift 6
 // language mode and by BoltsSwiftAppSwift5Tests in Swift 5.
 
 struct Note: Equatable, Sendable {

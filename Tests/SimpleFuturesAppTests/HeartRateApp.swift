@@ -1,11 +1,11 @@
-import Foundation
 import SimpleFutures
 
 // A heart-rate monitor app written the way SimpleFutures clients write one: a Bluetooth-like service
 // protocol whose scans and notifications are `FutureStream`s and whose requests are `Future`s, protocol
 // extensions with default implementations, contexts passed in as parameters, throwing closures that
 // state no type, `CancelToken`s to stop listening, `future { }` for background work and completion
-// handlers. It imports only `SimpleFutures`. This directory is compiled twice: by SimpleFuturesAppTests
+// handlers. It imports only `SimpleFutures` (which brings Dispatch and Foundation, as the original's
+// framework did). This directory is compiled twice: by SimpleFuturesAppTests
 // in the Swift 6 language mode and by SimpleFuturesAppSwift5Tests in Swift 5.
 
 struct Peripheral: Equatable, Sendable {
