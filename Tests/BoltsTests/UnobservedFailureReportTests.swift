@@ -1,7 +1,7 @@
 import Bolts
 import Foundation
 import Futures
-import Synchronization
+import FuturesTestSupport
 import Testing
 
 /// A faulted task nobody looked at is reported with this module too, by default (the policy is one
@@ -50,19 +50,3 @@ struct UnobservedFailureReportTests {
         }
     }
 }
-
-/// In a child process: from now on, notes whether an unobserved failure is reported.
-private func recordUnobservedFailureReports() {
-    FuturesDiagnostics.setHandler { diagnostic in
-        if case .unobservedFailure = diagnostic { unobservedFailureReported.store(true, ordering: .relaxed) }
-    }
-}
-
-/// In a child process: exits with 3 if an unobserved failure was reported, else with 0. (Not from inside the
-/// handler: the report is made while a future is being deallocated.)
-private func exitSayingWhetherAnUnobservedFailureWasReported() -> Never {
-    exit(unobservedFailureReported.load(ordering: .relaxed) ? 3 : 0)
-}
-
-/// Whether the child process saw an unobserved-failure report.
-private let unobservedFailureReported = Atomic<Bool>(false)

@@ -1,4 +1,5 @@
 import Futures
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -59,3 +60,21 @@ public func childRequireListedUnderItsInput<E: Error>(
         FuturesDiagnostics.pendingFutures().allSatisfy { $0.site.line != promiseLine },
         "\(row) left a pending future: \(FuturesDiagnostics.pendingFutures())")
 }
+
+/// In an exit test's child process: from now on, notes whether an unobserved failure is reported (see
+/// ``exitSayingWhetherAnUnobservedFailureWasReported()``).
+public func recordUnobservedFailureReports() {
+    FuturesDiagnostics.setHandler { diagnostic in
+        if case .unobservedFailure = diagnostic { unobservedFailureReported.store(true, ordering: .relaxed) }
+    }
+}
+
+/// In an exit test's child process: exits with 3 if an unobserved failure was reported since
+/// ``recordUnobservedFailureReports()``, else with 0. (Not from inside the handler: the report is made while
+/// a future is being deallocated.)
+public func exitSayingWhetherAnUnobservedFailureWasReported() -> Never {
+    exit(unobservedFailureReported.load(ordering: .relaxed) ? 3 : 0)
+}
+
+/// Whether the child process saw an unobserved-failure report.
+private let unobservedFailureReported = Atomic<Bool>(false)
