@@ -27,6 +27,11 @@ let sink = Atomic<Int>(0)
 func consume(_ value: Int) { sink.add(value, ordering: .relaxed) }
 
 switch workload {
+case "W1Bench": coreW1Bench(count)
+case "W2sBench": coreW2sBench(count)
+case "W2sMapObserverBench": coreW2sMapObserverBench(count)
+case "W1BoltsSwiftBench": boltsSwiftW1Bench(count)
+case "W2sBoltsSwiftBench": boltsSwiftW2sBench(count)
 case "W1BoltsSwift":
     boltsSwiftW1(count)
 case "W2sBoltsSwift":
