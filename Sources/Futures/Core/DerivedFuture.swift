@@ -139,8 +139,8 @@ final class TransformFuture<Form: TransformForm>: Future<Form.Value, Form.Failur
     var transform: (@Sendable (Form.Input) -> Form.Output)?
 
     @inlinable
-    init(transform: (@Sendable (Form.Input) -> Form.Output)?) {
-        self.transform = transform
+    init(transform: consuming (@Sendable (Form.Input) -> Form.Output)?) {
+        self.transform = consume transform
         super.init(cell: nil)
     }
 
@@ -176,8 +176,8 @@ final class ThrowingTransformFuture<Form: ThrowingTransformForm>: Future<Form.Va
     var transform: (@Sendable (Form.Input) throws -> Form.Output)?
 
     @inlinable
-    init(transform: (@Sendable (Form.Input) throws -> Form.Output)?) {
-        self.transform = transform
+    init(transform: consuming (@Sendable (Form.Input) throws -> Form.Output)?) {
+        self.transform = consume transform
         super.init(cell: nil)
     }
 
@@ -212,8 +212,8 @@ final class FollowFuture<Form: FollowForm>: Future<Form.Value, Form.Failure>, De
     var next: (@Sendable (Form.Input) -> Future<Form.Value, Form.Failure>)?
 
     @inlinable
-    init(next: (@Sendable (Form.Input) -> Future<Form.Value, Form.Failure>)?) {
-        self.next = next
+    init(next: consuming (@Sendable (Form.Input) -> Future<Form.Value, Form.Failure>)?) {
+        self.next = consume next
         super.init(cell: nil)
     }
 

@@ -45,7 +45,7 @@ extension Future {
         asking ask: ConsumerAsk<S, SE>? = nil,
         cancelToken: CancelToken? = nil,
         onCancel: (@Sendable () -> Void)? = nil,
-        _ body: @escaping @Sendable (Result<S, SE>) -> Void
+        _ body: consuming @escaping @Sendable (Result<S, SE>) -> Void
     ) -> Future<S, SE>.Registration {
         switch link {
         case .step(let name, let file, let line):

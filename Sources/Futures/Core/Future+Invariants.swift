@@ -40,15 +40,25 @@ extension Future {
             switch state {
             case .pending(let list):
                 if completedBit { violations.append("the completed flag is set while the state is pending") }
+                if bits & Representation.trivialPayload != 0 {
+                    violations.append("the trivial-payload bit is set while the state is pending")
+                }
                 Self.checkPendingList(
                     list, requested: requested, tallied: talliedBit, into: &violations)
             case .completed(let result):
                 if !completedBit { violations.append("the state has a result but the completed flag is clear") }
+                let trivial = result.isFailureForInvariants ? _isPOD(E.self) : _isPOD(T.self)
+                if !Self.boxesState, (bits & Representation.trivialPayload != 0) != trivial {
+                    violations.append("the trivial-payload bit does not match the result's type")
+                }
                 if failedBit != result.isFailureForInvariants {
                     violations.append("the failed flag does not match the result")
                 }
             case .completedWithLate(let late):
                 if !completedBit { violations.append("the state has a result but the completed flag is clear") }
+                if bits & Representation.trivialPayload != 0 {
+                    violations.append("the trivial-payload bit is set while late callbacks are held")
+                }
                 if failedBit != late.result.isFailureForInvariants {
                     violations.append("the failed flag does not match the result")
                 }

@@ -57,6 +57,11 @@ extension Future {
         @usableFromInline static var failure: UInt16 { 512 }
         @usableFromInline static var late: UInt16 { 1024 }
         @usableFromInline static var mask: UInt16 { 256 | 512 | 1024 }
+        /// Beside the tag (not in ``mask``): the words hold a completed value or error of a trivial type
+        /// (`Int`, `Never`, an enum without payloads), which needs no destruction. Set with the tag, so
+        /// that `deinit` (unspecialised) can skip ``Future/destroyState()`` without reading `T`'s or
+        /// `E`'s metadata.
+        @usableFromInline static var trivialPayload: UInt16 { @inline(__always) get { 2048 } }
     }
 
     /// Whether the state lives in a ``StateBox`` because `T` or `E` does not fit in the words. A constant
@@ -216,15 +221,17 @@ extension Future {
             tag = 0
         case .completed(.success(let value)):
             withWords { $0.initializeMemory(as: T.self, repeating: value, count: 1) }
-            tag = Representation.completed
+            tag = Representation.completed | (_isPOD(T.self) ? Representation.trivialPayload : 0)
         case .completed(.failure(let error)):
             withWords { $0.initializeMemory(as: E.self, repeating: error, count: 1) }
-            tag = Representation.completed | Representation.failure
+            tag =
+                Representation.completed | Representation.failure
+                | (_isPOD(E.self) ? Representation.trivialPayload : 0)
         case .completedWithLate(let late):
             withWords { $0.initializeMemory(as: LateCallbacks<T, E>.self, repeating: late, count: 1) }
             tag = Representation.completed | Representation.late
         }
-        flags = (flags & ~Representation.mask) | tag
+        flags = (flags & ~(Representation.mask | Representation.trivialPayload)) | tag
     }
 
     // MARK: - Deallocation (unspecialised: only `T`'s and `E`'s metadata, from the class metadata)

@@ -38,6 +38,9 @@ enum CellCorruptionForTesting {
     case askKeptAfterRemoval
     /// An ask counted once too often: the tally's asks reach its consumers without a request.
     case askCountedTwice
+    /// A completion that marked a value needing destruction as trivial (`deinit` would leak it). Made a
+    /// second time, it is undone.
+    case trivialPayloadFlipped
 }
 
 extension Future {
@@ -64,6 +67,8 @@ extension Future {
                 }
             case .askCountedTwice:
                 if let tally = withState({ $0.consumerTally }) { tally.asks = tally.consumers }
+            case .trivialPayloadFlipped:
+                flags ^= Representation.trivialPayload
             }
         }
     }

@@ -237,6 +237,13 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     }
 
     deinit {
+        // The common case first, decided by one load: a success of a trivial type, with no side-table
+        // entry, has nothing to release or report.
+        let bits = flags
+        let nothingToDo = Flags.completed | Representation.trivialPayload
+        if bits & (Flags.completed | Flags.failed | Flags.hasExtras | Representation.trivialPayload) == nothingToDo {
+            return
+        }
         // A future dropped while pending hands its callbacks to the trampoline, which releases them in a
         // loop: a dropped chain of any length is freed without recursion. Completed futures skip this.
         if !completed {
@@ -433,7 +440,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     @inlinable
     @discardableResult
     final func whenComplete(
-        _ context: ExecutionContext, _ body: @escaping @Sendable (Result<T, E>) -> Void
+        _ context: ExecutionContext, _ body: consuming @escaping @Sendable (Result<T, E>) -> Void
     ) -> Registration {
         // An invalidation token's context: the token tracks the registration and removes it (releasing
         // its captures) when it is invalidated.

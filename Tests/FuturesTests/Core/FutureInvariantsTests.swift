@@ -70,6 +70,25 @@ struct FutureInvariantsTests {
         producer.finish()
     }
 
+    /// A completed cell says whether its result needs destruction (what `deinit` skips on); a value that
+    /// does, marked as one that does not, is caught, and so is the opposite.
+    @Test func aTrivialPayloadMarkedWronglyIsCaught() {
+        let text = Future<String, Never>(value: "needs destruction")
+        let number = Future<Int, GError>(value: 1)
+        let failed = Future<Int, GError>(error: .failed(2))
+        #expect(text.invariantViolationsForTesting.isEmpty && number.invariantViolationsForTesting.isEmpty)
+        #expect(failed.invariantViolationsForTesting.isEmpty)
+        text.corruptForTesting(.trivialPayloadFlipped)
+        number.corruptForTesting(.trivialPayloadFlipped)
+        let expected = ["the trivial-payload bit does not match the result's type"]
+        #expect(text.invariantViolationsForTesting == expected)
+        #expect(number.invariantViolationsForTesting == expected)
+        text.corruptForTesting(.trivialPayloadFlipped)
+        number.corruptForTesting(.trivialPayloadFlipped)
+        #expect(text.invariantViolationsForTesting.isEmpty && number.invariantViolationsForTesting.isEmpty)
+        #expect(text.value == "needs destruction" && failed.error == .failed(2))
+    }
+
     /// A removal that kept its entry's ask breaks the rule that a tombstone has neither closure nor ask.
     @Test func anAskKeptAfterItsRemovalIsCaught() {
         let (producer, entry, _, _) = threeConsumers()
