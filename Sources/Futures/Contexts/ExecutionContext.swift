@@ -208,7 +208,11 @@ public struct ExecutionContext: Sendable {
 ///
 /// Completion cascades through immediate callbacks are trampolined, so a chain of any length runs in
 /// bounded stack space.
-public let immediateExecutionContext = ExecutionContext(kind: .immediate)
+///
+/// A computed global, so that each read is the context in place: no lazy initialisation, and no copy of
+/// a stored context to make and destroy around the call that receives it.
+@inlinable
+public var immediateExecutionContext: ExecutionContext { ExecutionContext(kind: .immediate) }
 
 /// The function form of an execution context: a function that runs the task it is given, as
 /// BrightFutures' contexts were. ``ExecutionContext/init(_:)`` makes a context of one; the `BrightFutures`

@@ -39,6 +39,13 @@ extension Future {
 func registerEvent<T, E>(
     _ cell: Future<T, E>, _ entry: inout Callback<T, E>?
 ) -> (FutureState<T, E>.RegisterAction, Future<T, E>.Registration) {
+    // The first entry of a pending future (the common case: one callback, one derived future) is stored
+    // in place, as `register` stores it (`.pending(.empty)` becomes `.pending(.one(entry))`, `.stored`):
+    // an empty list has no tally to count in.
+    if cell.storeFirstEntryInPlace(&entry) {
+        cell.observed = true
+        return (.stored, cell.registrationFacts())
+    }
     let action = cell.withState { $0.register(entry.take()!, handingOut: cell.handingOut) }
     cell.observed = true
     if cell.tallied, !cell.completed { cell.countConsumer() }

@@ -156,6 +156,23 @@ extension Future {
         return outcome
     }
 
+    /// Stores `entry` as the only entry of a pending future whose list is empty, in the words themselves:
+    /// what ``FutureState/register(_:handingOut:)`` does in that state, without moving the state out of the
+    /// words and back. Returns `false`, leaving `entry` as it is, in any other state (boxed, completed, a
+    /// list that holds something). Guarded by `lock`.
+    @inlinable
+    @inline(__always)
+    func storeFirstEntryInPlace(_ entry: inout Callback<T, E>?) -> Bool {
+        guard !Self.boxesState, flags & (Representation.mask | Flags.tallied) == 0 else { return false }
+        return withWords { words in
+            let list = words.bindMemory(to: CallbackList<T, E>.self, capacity: 1)
+            guard case .empty = list.pointee else { return false }
+            // `.empty` holds nothing, so the words are overwritten without destroying it first.
+            list.initialize(to: .one(entry.take()!))
+            return true
+        }
+    }
+
     @inlinable
     static func isCompleted(_ state: FutureState<T, E>) -> Bool {
         if case .completed = state { return true }

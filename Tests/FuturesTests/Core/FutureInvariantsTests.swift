@@ -70,6 +70,35 @@ struct FutureInvariantsTests {
         producer.finish()
     }
 
+    /// The first entry of a pending cell is stored in the words in place: the state is then what the state
+    /// machine makes of it (one entry, pending), the next entries go after it, and the completion runs them
+    /// once each, in registration order. The same holds after a removal emptied the list.
+    @Test func theFirstEntryStoredInPlaceIsTheStateMachinesFirstEntry() {
+        let promise = Promise<Int, Never>()
+        let order = LockedBox<[String]>([])
+        promise.future.onComplete(immediateExecutionContext) { _ in order.withValue { $0.append("first") } }
+        guard case .pending(.one(.inline)) = promise.future.state else {
+            Issue.record("the first entry is not stored as one inline callback: \(promise.future.state)")
+            return
+        }
+        promise.future.onComplete(immediateExecutionContext) { _ in order.withValue { $0.append("second") } }
+        #expect(promise.future.state.pendingEntries.count == 2)
+        #expect(promise.future.invariantViolationsForTesting.isEmpty)
+        promise.success(1)
+        #expect(order.withValue { $0 } == ["first", "second"])
+
+        let emptied = Promise<Int, Never>()
+        let token = CancelToken()
+        emptied.future.whenComplete(immediateExecutionContext, cancelToken: token) { _ in
+            order.withValue { $0.append("taken back") }
+        }
+        #expect(emptied.future.cancel(token))
+        emptied.future.onComplete(immediateExecutionContext) { _ in order.withValue { $0.append("after") } }
+        #expect(emptied.future.invariantViolationsForTesting.isEmpty)
+        emptied.success(2)
+        #expect(order.withValue { $0 } == ["first", "second", "after"])
+    }
+
     /// A completed cell says whether its result needs destruction (what `deinit` skips on); a value that
     /// does, marked as one that does not, is caught, and so is the opposite.
     @Test func aTrivialPayloadMarkedWronglyIsCaught() {
