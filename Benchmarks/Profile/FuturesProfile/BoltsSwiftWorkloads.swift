@@ -29,18 +29,3 @@ func boltsSwiftW2s(_ count: Int) {
 /// A counter the last closure of a `…Counting` workload captures, as the benchmark's closures capture
 /// theirs (a closure that captures something is what can cost a context box). One thread only.
 final class ObserverCount: @unchecked Sendable { var n = 0 }
-
-/// W2sBoltsSwift as the benchmark runs it: the final `continueWith` captures a counter.
-func boltsSwiftW2sCounting(_ count: Int) {
-    let sum = ObserverCount()
-    for _ in 0..<count {
-        let source = TaskCompletionSource<Int>()
-        source.task
-            .continueOnSuccessWith(.immediate) { $0 + 1 }
-            .continueOnSuccessWith(.immediate) { $0 + 1 }
-            .continueOnSuccessWith(.immediate) { $0 + 1 }
-            .continueWith(.immediate) { task in if task.result == 4 { sum.n += 1 } }
-        source.set(result: 1)
-    }
-    consume(sum.n)
-}
