@@ -23,7 +23,7 @@ cd "$(dirname "$0")"
 
 # The benchmarks behind the goals of the one path: each cell's Futures benchmark and its references.
 goal_filters=(
-    'W1One\.(Futures|Closure|NIO)' 'W1\.(Futures|NIO)' 'W2s\.(Futures|NIO)'
+    'W1One\.(Futures|Closure|NIO|Objects)' 'W1\.(Futures|NIO|Objects)' 'W2s\.(Futures|NIO)'
     'W2One\.(Futures|AsyncAwait|Closure)' '(W3a|W3b|W5|W6)\.(Futures|Naive)' 'W4(Completed)?\.Futures'
 )
 

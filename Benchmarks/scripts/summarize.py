@@ -19,7 +19,7 @@ Ratios are p50 / p50 of the wall clock, both sides from the same run.
 import re
 import sys
 
-LIBRARIES = ["Futures", "NIO", "OpenCombine", "AsyncAwait", "Closure", "Naive"]
+LIBRARIES = ["Futures", "NIO", "OpenCombine", "AsyncAwait", "Closure", "Naive", "Objects"]
 
 # Operations per sample for the batch benchmarks (one sample = the whole workload). The kilo/mega
 # benchmarks are already printed per operation by the harness (rows marked `*`).
@@ -72,6 +72,15 @@ GOALS = [
     ("W3b", "sequence of 10k", "W3b.Futures", "W3b.Naive", "naive future", 1.0),
     ("W6", "contention, 2 threads", "W6.Futures", "W6.Naive", "naive future", 1.0),
 ]
+# The allocation floor of the cells whose futures are made and dropped in one operation: `<Wn>.Objects`
+# allocates and frees the same heap objects as `<Wn>.Futures` (the root and one per `map`), with none of the
+# library's work. (cell, Futures benchmark, floor benchmark, the goals' references as (benchmark, name, goal)).
+# A goal below floor / reference cannot be met by any future whose `map` returns a new object.
+FLOORS = [
+    ("W1x1", "W1One.Futures", "W1One.Objects", [("W1One.Closure", "raw closures", 1.5), ("W1One.NIO", "SwiftNIO", 0.20)]),
+    ("W1x3", "W1.Futures", "W1.Objects", [("W1.NIO", "SwiftNIO", 0.15)]),
+]
+
 # W5: requested bytes per pending promise with one callback (`mallocBytesCount` per future), at most this.
 W5_BYTES_GOAL = 112
 # W4: the chains of 1,000,000 flatMaps must finish (the benchmark checks the result and stops otherwise).
@@ -235,6 +244,42 @@ def goal_rows(results):
     return rows
 
 
+def floor_rows(results):
+    """One dict per floor row of one run: the floor's time, floor / reference, Futures / floor."""
+    rows = []
+    for cell_name, bench, floor, references in FLOORS:
+        for ref, ref_name, limit in references:
+            rows.append({
+                "key": f"{cell_name} vs {ref_name}", "cell": cell_name, "ref_name": ref_name, "limit": limit,
+                "floor": per_sample(results, floor, "time"), "floor_ratio": ratio(results, floor, ref),
+                "over_floor": ratio(results, bench, floor),
+            })
+    return rows
+
+
+def print_floors(runs):
+    """The floor table over one or more runs (medians, with the spread when there are several)."""
+    print("The allocation floor (`<Wn>.Objects`: the same heap objects as `<Wn>.Futures`, none of the library's "
+          "work): the floor against each goal's reference, and Futures against the floor.")
+    print()
+    print("| cell | floor | floor / reference | goal | Futures / floor |")
+    print("|---|---|---|---|---|")
+    for index, first in enumerate(runs[0]):
+        rows = [run[index] for run in runs]
+
+        def shown(key, render):
+            values = [row[key] for row in rows if row[key] is not None]
+            if not values:
+                return "–"
+            if len(values) == 1:
+                return render(values[0])
+            return f"{render(median(values))} ({render(min(values))}–{render(max(values))})"
+
+        print(f"| **{first['cell']}** vs {first['ref_name']} | {shown('floor', fmt_time)} | "
+              f"{shown('floor_ratio', lambda v: f'{v:.2f}×')} | ≤ {first['limit']:.2f}× | "
+              f"{shown('over_floor', lambda v: f'{v:.2f}×')} |")
+
+
 def held(row):
     if row["ratio"] is None:
         return None
@@ -316,6 +361,9 @@ def print_rounds(paths):
         print(f"| **{first['cell']}** {first['what']} | {fmt_figure(first, median(futures))} | {reference} | "
               f"{shown_ratio} | {spread} | {first['goal']} | {verdict} |")
     print()
+    if any(row["floor"] is not None for run in runs for row in floor_rows(parse(open(run[0]).read()))):
+        print_floors([floor_rows(parse(open(run[0]).read())) for run in runs])
+        print()
     print("| run | raw file | load average at the start | load average at the end |")
     print("|---|---|---|---|")
     for number, (path, _, load) in enumerate(runs, 1):
@@ -408,6 +456,9 @@ def main():
     print()
 
     print_goals(results)
+    if any(row["floor"] is not None for row in floor_rows(results)):
+        print()
+        print_floors([floor_rows(results)])
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFuturesLimiter()
     registerFuturesConsent()
     registerCompetitorsOneStep()
+    registerAllocationFloor()
     registerCompetitorsW7()
     registerNaiveReference()
 }

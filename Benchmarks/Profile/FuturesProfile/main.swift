@@ -274,6 +274,12 @@ case "W1.Naive":
     for _ in 0..<count {
         NaiveFuture(value: 1).map { $0 + 1 }.map { $0 + 1 }.map { $0 + 1 }.onComplete { consume($0) }
     }
+case "W1One.Objects":  // the allocation floor of W1One (FuturesBenchmarks' W1One.Objects)
+    for _ in 0..<count {
+        let root = FloorCell.make(1)
+        let mapped = FloorCell.make(floorStep(root.value))
+        consume(mapped.value)
+    }
 case "W1One.Naive":
     for _ in 0..<count {
         NaiveFuture(value: 1).map { $0 + 1 }.onComplete { consume($0) }
@@ -398,3 +404,19 @@ nonisolated func w1ModesThread(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawP
     }
     return nil
 }
+
+/// One heap object of a `Future<Int, Never>`'s size, for the allocation floor.
+final class FloorCell {
+    let value: Int
+    var flags: UInt64 = 0
+    var extra: UInt64 = 0
+
+    init(_ value: Int) { self.value = value }
+
+    /// Allocated out of line, so that the optimiser cannot keep it on the stack (as a library's future is not).
+    @inline(never)
+    static func make(_ value: Int) -> FloorCell { FloorCell(value) }
+}
+
+@inline(never)
+func floorStep(_ value: Int) -> Int { value + 1 }

@@ -204,7 +204,7 @@ extension Future {
             let box = StateBox(state)
             withWords { $0.initializeMemory(as: StateBox<T, E>.self, repeating: box, count: 1) }
         } else {
-            putState(state)
+            putState(consume state)
         }
     }
 

@@ -219,7 +219,7 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
         case .failure?: self.flagWord = Atomic(Flags.completed | Flags.failed)
         case .success?: self.flagWord = Atomic(Flags.completed)
         }
-        initializeState(FutureState(result: result))
+        initializeState(FutureState(result: consume result))
     }
 
     /// Creates a pending future that never completes by itself.
@@ -363,6 +363,8 @@ open class Future<T: Sendable, E: Error>: @unchecked Sendable {
     /// The value if completed successfully, else `nil`.
     @inlinable
     public final var value: T? {
+        // A settled success without building the `Result` (a read costs what `_outcome`'s fast path does).
+        if let value = settledValueWithoutLock() { return value }
         if case .success(let value) = _outcome { return value }
         return nil
     }

@@ -27,11 +27,10 @@ enum FutureState<T: Sendable, E: Error> {
     case completedWithLate(LateCallbacks<T, E>)
 
     @inlinable
-    init(result: Result<T, E>?) {
-        if let result {
-            self = .completed(result)
-        } else {
-            self = .pending(.empty)
+    init(result: consuming Result<T, E>?) {
+        switch consume result {
+        case .some(let result): self = .completed(result)
+        case nil: self = .pending(.empty)
         }
     }
 
