@@ -160,7 +160,9 @@ final class TransformFuture<Form: TransformForm>: Future<Form.Value, Form.Failur
     @inlinable
     func fire(_ result: Result<Form.Source, Form.SourceFailure>) {
         guard let transform = transform.take() else { return }
-        settle(Form.outcome(of: result, with: transform))
+        // Called through a non-escaping closure: handed to `outcome` itself, the closure taken out of the
+        // field was copied around the call (a retain and a release per step).
+        settle(Form.outcome(of: result, with: { transform($0) }))
     }
 }
 
@@ -197,7 +199,7 @@ final class ThrowingTransformFuture<Form: ThrowingTransformForm>: Future<Form.Va
     @inlinable
     func fire(_ result: Result<Form.Source, Form.SourceFailure>) {
         guard let transform = transform.take() else { return }
-        settle(Form.outcome(of: result, with: transform))
+        settle(Form.outcome(of: result, with: { try transform($0) }))
     }
 }
 
@@ -233,7 +235,7 @@ final class FollowFuture<Form: FollowForm>: Future<Form.Value, Form.Failure>, De
     @inlinable
     func fire(_ result: Result<Form.Source, Form.SourceFailure>) {
         guard let next = next.take() else { return }
-        settle(Form.outcome(of: result, with: next))
+        settle(Form.outcome(of: result, with: { next($0) }))
     }
 }
 

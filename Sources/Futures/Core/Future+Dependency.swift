@@ -208,8 +208,11 @@ extension Future {
         file: StaticString,
         line: UInt
     ) -> Future<Form.Value, Form.Failure> where Form.Source == T, Form.SourceFailure == E {
+        // `closure` is called through a non-escaping closure, as in `TransformFuture.fire`: passed as it
+        // is, it was retained and released around the call.
         derive(
-            { Form.outcome(of: $0, with: closure) }, orWhenPending: TransformFuture<Form>(transform: closure), context,
+            { Form.outcome(of: $0, with: { closure($0) }) }, orWhenPending: TransformFuture<Form>(transform: closure),
+            context,
             step: step, file: file, line: line)
     }
 
@@ -225,7 +228,7 @@ extension Future {
         line: UInt
     ) -> Future<Form.Value, Form.Failure> where Form.Source == T, Form.SourceFailure == E {
         derive(
-            { Form.outcome(of: $0, with: closure) }, orWhenPending: FollowFuture<Form>(next: closure), context,
+            { Form.outcome(of: $0, with: { closure($0) }) }, orWhenPending: FollowFuture<Form>(next: closure), context,
             step: step, file: file, line: line)
     }
 
