@@ -65,6 +65,27 @@ import Testing
         #expect(diagnostics.isEmpty, "got \(diagnostics)")
     }
 
+    /// `value` of a failed future is `nil`, and reading it counts as looking at the failure, as reading
+    /// `result` does: the failure is marked observed and never reported, whether the future was created
+    /// failed or failed later.
+    @Test(arguments: [false, true])
+    func readingTheValueOfAFailureMarksItObserved(completedAtCreation: Bool) {
+        let (_, diagnostics) = gDiagnosing { () -> Void in
+            let future: Future<Int, FuturesError>
+            if completedAtCreation {
+                future = Future(error: .cancelled)
+            } else {
+                let promise = Promise<Int, FuturesError>()
+                future = promise.future
+                promise.failure(.cancelled)
+            }
+            #expect(!future.observed)
+            #expect(future.value == nil)
+            #expect(future.observed)
+        }
+        #expect(diagnostics.isEmpty, "got \(diagnostics)")
+    }
+
     /// While the completer hands callbacks out to other contexts the future is not settled: a read takes
     /// the lock, and a callback for another context registered meanwhile queues behind them (the late
     /// list, which rewrites the words). Once the hand-out is over it is settled.
